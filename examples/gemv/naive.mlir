@@ -1,0 +1,75 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+
+// The TileLang GEMV tutorial's naive kernel: C[n] = sum_k A[k] * B[n, k] with
+// f16 inputs and f32 accumulation, N = K = 1024, BLOCK_N = BLOCK_K = 128. One
+// thread per output element; each K tile of A and B is staged in shared
+// memory by every thread, then reduced from there. Barrier insertion makes
+// the staging safe (the loops below have none on purpose).
+
+// CHECK-LABEL: tile.kernel @gemv_naive
+// CHECK-SAME: grid [8] threads [128]
+// CHECK-SAME: attributes {reference = @gemv_reference}
+tile.kernel @gemv_naive(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
+                        %C: memref<1024xf16>)
+    grid [8] threads [128] attributes {reference = @gemv_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  %bn = tile.block_id x
+  %tn = tile.thread_id x
+  %A_shared = tile.alloc_shared : memref<128xf16, #gpu.address_space<workgroup>>
+  %B_shared = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
+  %C_reg = tile.alloc_local : memref<1xf32>
+  tile.clear %C_reg : memref<1xf32>
+  %n = affine.apply affine_map<(bn, tn) -> (bn * 128 + tn)>(%bn, %tn)
+  // CHECK: tile.serial
+  tile.serial %bk = %c0 to %c8 step %c1 {
+    // Stage the K tile: A_shared[tk] = A[k], B_shared[tn, tk] = B[n, k].
+    tile.serial %tk = %c0 to %c128 step %c1 {
+      %k = affine.apply affine_map<(bk, tk) -> (bk * 128 + tk)>(%bk, %tk)
+      %a = memref.load %A[%k] : memref<1024xf16>
+      memref.store %a, %A_shared[%tk] : memref<128xf16, #gpu.address_space<workgroup>>
+      %b = memref.load %B[%n, %k] : memref<1024x1024xf16>
+      memref.store %b, %B_shared[%tn, %tk] : memref<128x128xf16, #gpu.address_space<workgroup>>
+    }
+    // C_reg += f32(A_shared[tk]) * f32(B_shared[tn, tk]).
+    tile.serial %tk = %c0 to %c128 step %c1 {
+      %a = memref.load %A_shared[%tk] : memref<128xf16, #gpu.address_space<workgroup>>
+      %b = memref.load %B_shared[%tn, %tk] : memref<128x128xf16, #gpu.address_space<workgroup>>
+      %af = arith.extf %a : f16 to f32
+      %bf = arith.extf %b : f16 to f32
+      %prod = arith.mulf %af, %bf : f32
+      %acc = memref.load %C_reg[%c0] : memref<1xf32>
+      %sum = arith.addf %acc, %prod : f32
+      memref.store %sum, %C_reg[%c0] : memref<1xf32>
+    }
+  }
+  %acc = memref.load %C_reg[%c0] : memref<1xf32>
+  %res = arith.truncf %acc : f32 to f16
+  memref.store %res, %C[%n] : memref<1024xf16>
+}
+
+// The CPU reference: the same sum in f32, rounded to f16 once.
+// CHECK-LABEL: func.func @gemv_reference
+func.func @gemv_reference(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
+                          %C: memref<1024xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %n = %c0 to %c1024 step %c1 {
+    %sum = scf.for %k = %c0 to %c1024 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %a = memref.load %A[%k] : memref<1024xf16>
+      %b = memref.load %B[%n, %k] : memref<1024x1024xf16>
+      %af = arith.extf %a : f16 to f32
+      %bf = arith.extf %b : f16 to f32
+      %prod = arith.mulf %af, %bf : f32
+      %next = arith.addf %acc, %prod : f32
+      scf.yield %next : f32
+    }
+    %res = arith.truncf %sum : f32 to f16
+    memref.store %res, %C[%n] : memref<1024xf16>
+  }
+  return
+}

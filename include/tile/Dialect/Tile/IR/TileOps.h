@@ -1,0 +1,44 @@
+//===- TileOps.h - Operations of the tile dialect ---------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEOPS_H
+#define TILE_DIALECT_TILE_IR_TILEOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#include "tile/Dialect/Tile/IR/TileInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+namespace mlir::tile {
+
+/// Memory spaces a kernel distinguishes.
+enum class MemorySpace { Global, Shared, Local, Other };
+
+/// Classifies the memory space of `type`: no memory space or
+/// `#gpu.address_space<global>` is global, `workgroup` is shared and
+/// `private` is local.
+MemorySpace getMemorySpace(MemRefType type);
+
+/// Returns true when `buffer` is private to a thread: allocated by
+/// `tile.alloc_local` or `memref.alloca`, or in `private` memory.
+bool isThreadPrivateBuffer(Value buffer);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_TILEOPS_H

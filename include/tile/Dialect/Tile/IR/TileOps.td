@@ -1,0 +1,604 @@
+//===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
+//
+// Kernels, indices, buffers, loops, collective data movement, atomics,
+// reductions, warp specialization and debugging.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEOPS_TD
+#define TILE_DIALECT_TILE_IR_TILEOPS_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "tile/Dialect/Tile/IR/TileInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/LoopLikeInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    AffineScope, AutomaticAllocationScope, IsolatedFromAbove, Symbol,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "A GPU kernel: arguments, a grid and a thread block shape";
+  let description = [{
+    Defines a kernel. The body runs once per thread of every thread block of
+    the grid (SPMD, as in CUDA). Arguments are memrefs of global memory and
+    scalars (integers, index, floats); a kernel has no results.
+
+    `threads [x, y, z]` is the static thread block shape (1 to 3 dimensions,
+    at most 1024 threads). `grid [x, y, z]` is the grid (1 to 3 dimensions);
+    an extent written `?` is computed at launch time by the `grid_size`
+    region, which receives the kernel's arguments and yields one `index` per
+    dynamic extent, in order.
+
+    `reference` names the kernel's reference implementation: a `func.func`
+    (run on the CPU) or another `tile.kernel` of the module, with the same
+    argument types, that writes the same outputs. `tile-run --check`
+    compares against it.
+
+    Block and thread indices are read with `tile.block_id` and
+    `tile.thread_id` (upstream `gpu.thread_id` works too). Tile-level ops in
+    the body (`tile.copy`, `tile.parallel`, `tile.barrier`, ...) are
+    collective and must not be nested in thread-dependent control flow.
+
+    Example:
+
+    ```mlir
+    tile.kernel @scale(%x: memref<?xf32>, %alpha: f32) grid [?] threads [256] {
+      %bx = tile.block_id x
+      %tx = tile.thread_id x
+      ...
+    } grid_size {
+    ^bb0(%x: memref<?xf32>, %alpha: f32):
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %n = memref.dim %x, %c0 : memref<?xf32>
+      %blocks = arith.ceildivui %n, %c256 : index
+      tile.yield %blocks : index
+    }
+    ```
+  }];
+
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       DenseI64ArrayAttr:$grid,
+                       DenseI64ArrayAttr:$threads,
+                       OptionalAttr<FlatSymbolRefAttr>:$reference,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body, AnyRegion:$grid_size);
+
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Block::BlockArgListType getArguments() {
+      return getBody().getArguments();
+    }
+
+    /// Number of threads of one block (product of the `threads` extents).
+    int64_t getNumThreads();
+    /// Extent of the thread block along `dim`; 1 beyond its rank.
+    int64_t getThreadExtent(::mlir::tile::Dim dim);
+    /// Number of grid extents written `?`.
+    unsigned getNumDynamicGridExtents();
+    /// Total bytes of statically allocated shared memory.
+    int64_t getStaticSharedMemoryBytes();
+  }];
+
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [
+    HasParent<"KernelOp">, Pure, ReturnLike, Terminator]> {
+  let summary = "Ends a kernel body";
+  let description = [{
+    Terminates the body of a `tile.kernel`. It takes no operands and may be
+    omitted in the textual form.
+
+    ```mlir
+    tile.return
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["KernelOp", "SerialOp", "UnrollOp", "VectorizedOp",
+                 "ParallelOp", "PipelinedOp", "WarpSpecializeOp"]>]> {
+  let summary = "Ends a loop body, a role region or a grid computation";
+  let description = [{
+    Terminates the body of a tile loop and the regions of
+    `tile.warp_specialize` (no operands; may be omitted in the textual form),
+    and the `grid_size` region of a `tile.kernel`, where it yields one `index`
+    per dynamic grid extent.
+
+    ```mlir
+    tile.yield %blocks : index
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Indices
+//===----------------------------------------------------------------------===//
+
+class Tile_IndexOp<string mnemonic>
+    : Tile_Op<mnemonic, [Pure,
+        DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let arguments = (ins Tile_DimAttr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "custom<DimKeyword>($dim) attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_BlockIdOp : Tile_IndexOp<"block_id"> {
+  let summary = "Index of the current thread block along a grid dimension";
+  let description = [{
+    Returns the index of the executing thread block along `x`, `y` or `z`
+    (CUDA's `blockIdx`). The dimension must exist in the kernel's grid.
+
+    ```mlir
+    %bx = tile.block_id x
+    ```
+  }];
+}
+
+def Tile_ThreadIdOp : Tile_IndexOp<"thread_id"> {
+  let summary = "Index of the current thread within its block";
+  let description = [{
+    Returns the index of the executing thread within its block along `x`, `y`
+    or `z` (CUDA's `threadIdx`). The dimension must exist in the kernel's
+    thread block. Values derived from it are thread-dependent.
+
+    ```mlir
+    %tx = tile.thread_id x
+    ```
+  }];
+}
+
+def Tile_BlockDimOp : Tile_IndexOp<"block_dim"> {
+  let summary = "Number of threads of the block along a dimension";
+  let description = [{
+    Returns the static extent of the thread block along `x`, `y` or `z`
+    (CUDA's `blockDim`); it folds to a constant.
+
+    ```mlir
+    %ntx = tile.block_dim x
+    ```
+  }];
+  let hasFolder = 1;
+}
+
+def Tile_GridDimOp : Tile_IndexOp<"grid_dim"> {
+  let summary = "Number of thread blocks of the grid along a dimension";
+  let description = [{
+    Returns the extent of the grid along `x`, `y` or `z` (CUDA's `gridDim`);
+    it folds to a constant when the extent is static.
+
+    ```mlir
+    %nbx = tile.grid_dim x
+    ```
+  }];
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>,
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "A buffer in the block's shared memory";
+  let description = [{
+    Allocates a buffer in shared memory, shared by all threads of the block
+    and live for the whole kernel. It must stand at the top level of a
+    `tile.kernel` body, have a static shape with an identity layout, and live
+    in `#gpu.address_space<workgroup>`. `alignment` (bytes, a power of two)
+    defaults to 16. Buffers whose total exceeds 48 KB are placed in dynamic
+    shared memory by the lowering; the kernel verifier rejects kernels that
+    exceed the 227 KB a Hopper block can have.
+
+    ```mlir
+    %As = tile.alloc_shared {alignment = 128}
+        : memref<64x32xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr,
+                                     [IntPositive, IntPowerOf2]>>:$alignment);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_AllocLocalOp : Tile_Op<"alloc_local", [
+    MemoryEffects<[MemAlloc<AutomaticAllocationScopeResource>]>]> {
+  let summary = "A per-thread buffer in registers or local memory";
+  let description = [{
+    Allocates a buffer private to the executing thread (registers when every
+    access has a static index, local memory otherwise). Its shape is static;
+    its memory space is the default one or `#gpu.address_space<private>`.
+
+    ```mlir
+    %acc = tile.alloc_local : memref<8xf32>
+    ```
+  }];
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+/// A one-dimensional loop `%iv = %lb to %ub step %step`.
+class Tile_RangeLoopOp<string mnemonic, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat(traits, [
+        AutomaticAllocationScope, RecursiveMemoryEffects,
+        SingleBlockImplicitTerminator<"YieldOp">,
+        DeclareOpInterfaceMethods<LoopLikeOpInterface,
+          ["getLoopInductionVars", "getLoopLowerBounds",
+           "getLoopUpperBounds", "getLoopSteps"]>])> {
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The loop's induction variable.
+    ::mlir::BlockArgument getInductionVar() {
+      return getBody().getArgument(0);
+    }
+    /// The trip count when the bounds and the step are constants.
+    std::optional<int64_t> getConstantTripCount();
+  }];
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$lowerBound,
+                                 "::mlir::Value":$upperBound,
+                                 "::mlir::Value":$step)>];
+}
+
+def Tile_SerialOp : Tile_RangeLoopOp<"serial"> {
+  let summary = "A sequential loop run by each thread";
+  let description = [{
+    Runs its body for `%iv = %lb, %lb + %step, ...` while `%iv < %ub`, in
+    order, in every thread. The step must be positive. Tile-level ops in the
+    body are allowed when the bounds are uniform across the block.
+
+    ```mlir
+    tile.serial %k = %c0 to %c64 step %c1 {
+      ...
+    }
+    ```
+  }];
+}
+
+def Tile_UnrollOp : Tile_RangeLoopOp<"unroll"> {
+  let summary = "A sequential loop that is fully unrolled";
+  let description = [{
+    Same semantics as `tile.serial`; the lowering unrolls it completely, so
+    the bounds and the step must be constants. Use it to keep per-thread
+    buffers in registers.
+
+    ```mlir
+    tile.unroll %i = %c0 to %c8 step %c1 {
+      ...
+    }
+    ```
+  }];
+}
+
+def Tile_VectorizedOp : Tile_RangeLoopOp<"vectorized"> {
+  let summary = "A per-thread loop turned into vector memory accesses";
+  let description = [{
+    Same semantics as `tile.serial`, with constant bounds and step. The
+    vectorizer turns the loads and stores of the body into vector accesses of
+    up to 128 bits when it proves them contiguous and aligned; otherwise it
+    keeps scalar code and emits a remark that says why.
+
+    ```mlir
+    tile.vectorized %k = %c0 to %c8 step %c1 {
+      %v = memref.load %A[%k] : memref<1024xf16>
+      memref.store %v, %a[%k] : memref<8xf16>
+    }
+    ```
+  }];
+}
+
+def Tile_PipelinedOp : Tile_RangeLoopOp<"pipelined", [
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+  let summary = "A software-pipelined loop over K tiles";
+  let description = [{
+    A collective loop whose copies into shared memory run `stages - 1`
+    iterations ahead of the computation that reads them: the lowering
+    multi-buffers the shared buffers written by `tile.copy` in the body,
+    turns those copies into asynchronous copies, and emits the prologue, the
+    waits and the epilogue. `stages = 1` is an ordinary serial loop. The
+    bounds must be uniform across the block.
+
+    ```mlir
+    tile.pipelined %k = %c0 to %c64 step %c1 stages 3 {
+      tile.copy %A[%m0, %k] to %As : memref<1024x2048xf32> to
+          memref<64x32xf32, #gpu.address_space<workgroup>>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
+                       I64Attr:$stages);
+  let builders = [OpBuilder<(ins "::mlir::Value":$lowerBound,
+                                 "::mlir::Value":$upperBound,
+                                 "::mlir::Value":$step, "int64_t":$stages)>];
+}
+
+def Tile_ParallelOp : Tile_Op<"parallel", [
+    AutomaticAllocationScope, RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+  let summary = "A tile-level loop nest distributed over the block's threads";
+  let description = [{
+    Runs its body once for every point of the static iteration space
+    `[0, e0) x [0, e1) x ...`; the iterations are distributed over the
+    threads of the block (the innermost dimension fastest, so that contiguous
+    accesses are coalesced and vectorized). Iterations are independent: the
+    body must not depend on the order in which they run. Collective.
+
+    ```mlir
+    tile.parallel (%i, %j) in [64, 32] {
+      %v = memref.load %As[%i, %j] : memref<64x32xf32, #gpu.address_space<workgroup>>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$extents);
+  let regions = (region SizedRegion<1>:$body);
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$extents)>];
+  let extraClassDeclaration = [{
+    /// The induction variables, outermost first.
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody().getArguments();
+    }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface, ["isCollective"]>]> {
+  let summary = "Copies a tile between global, shared and local memory";
+  let description = [{
+    Copies a tile of static shape from `source` to `target`. An operand
+    written with indices (`%A[%i, %j]`) is accessed at the tile that starts
+    there; an operand written without indices is accessed as a whole and its
+    shape is the tile shape. When both have indices the tile shape is given
+    with `shape [..]`. Both operands have the same rank and element type.
+
+    Bounds are handled: source elements outside the source memref read as
+    zero, and target elements outside the target memref are not written.
+
+    A copy between global and shared memory is collective: the elements are
+    distributed over the block's threads, innermost dimension fastest, with
+    vector accesses of up to 128 bits where contiguity and alignment allow. A
+    copy that involves a per-thread buffer (`tile.alloc_local`) is performed
+    by each thread on its own.
+
+    ```mlir
+    tile.copy %A[%m0, %k0] to %As
+        : memref<1024x2048xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$sourceIndices,
+                       AnyMemRef:$target, Variadic<Index>:$targetIndices,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+  let assemblyFormat = [{
+    $source (`[` $sourceIndices^ `]`)? `to` $target (`[` $targetIndices^ `]`)?
+    (`shape` $shape^)? attr-dict `:` type($source) `to` type($target)
+  }];
+  let extraClassDeclaration = [{
+    /// The static shape of the copied tile.
+    ::llvm::SmallVector<int64_t> getTileShape();
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FillOp : Tile_Op<"fill", [
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface, ["isCollective"]>,
+    TypesMatchWith<"value type matches the buffer's element type",
+                   "buffer", "value",
+                   "::llvm::cast<::mlir::MemRefType>($_self).getElementType()">]> {
+  let summary = "Sets every element of a buffer to a value";
+  let description = [{
+    Writes `value` to every element of `buffer`. On shared or global memory
+    it is collective and the elements are distributed over the block's
+    threads; on a per-thread buffer each thread fills its own.
+
+    ```mlir
+    tile.fill %Cs, %zero : memref<64x64xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeMemRef:$buffer, AnyType:$value);
+  let assemblyFormat = "$buffer `,` $value attr-dict `:` type($buffer)";
+}
+
+def Tile_ClearOp : Tile_Op<"clear", [
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface, ["isCollective"]>]> {
+  let summary = "Sets every element of a buffer to zero";
+  let description = [{
+    `tile.fill` with zero of the element type.
+
+    ```mlir
+    tile.clear %acc : memref<8xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeMemRef:$buffer);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics and reductions
+//===----------------------------------------------------------------------===//
+
+def Tile_AtomicAddOp : Tile_Op<"atomic_add"> {
+  let summary = "Atomically adds a value to an element of memory";
+  let description = [{
+    Atomically adds `value` to `memref[indices]` in global or shared memory
+    and, when a result is requested, returns the value held before. Element
+    types: `f32`, `f16`, `bf16`, `i32`. A `vector<2xf16>` or
+    `vector<2xbf16>` value adds to two consecutive elements at once (packed
+    atomics); the index of the first must be even. Each thread performs its
+    own atomic; the op is not collective.
+
+    ```mlir
+    tile.atomic_add %Cs[%tn], %part : memref<64xf32, #gpu.address_space<workgroup>>, f32
+    %old = tile.atomic_add %C[%i], %v : memref<1024xf16>, vector<2xf16> -> vector<2xf16>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$memref, Variadic<Index>:$indices,
+                       AnyType:$value);
+  let results = (outs Optional<AnyType>:$old);
+  let assemblyFormat = [{
+    $memref `[` $indices `]` `,` $value attr-dict `:` type($memref) `,`
+    type($value) (`->` type($old)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ThreadAllReduceOp : Tile_Op<"thread_allreduce", [
+    AllTypesMatch<["value", "result"]>,
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+  let summary = "Reduces a value across a subset of the block's dimensions";
+  let description = [{
+    Combines `value` over the threads that differ only along the listed
+    thread-block dimensions, independently for each position along the
+    others, and returns the result to every one of them. `across(y)` in a
+    block of `threads [2, 32]` gives two independent reductions of 32 values.
+    Any extent is supported, including non-powers of two. Operators: `add`,
+    `mul`, `max`, `min` on `f16`, `bf16`, `f32`, `i32`, and `and`, `or`,
+    `xor` on `i32`. Collective: every thread of the block must reach it.
+
+    ```mlir
+    %sum = tile.thread_allreduce add %part across(y) : f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKindAttr:$kind, AnyType:$value,
+                       Tile_DimArrayAttr:$dims);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    custom<ReduceKindKeyword>($kind) $value `across` `(` custom<DimList>($dims) `)` attr-dict `:`
+    type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
+    RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+  let summary = "A producer/consumer pipeline between warp groups";
+  let description = [{
+    Splits the block's threads into a producer warp group set (the first
+    `producer` threads, by linear thread index) and a consumer set (the
+    rest), and runs a pipeline of `stages` stages over the iterations
+    `%iv = %lb to %ub step %step`. For every iteration the producer region
+    fills stage `%stage = (iteration number) mod stages` of the `buffers`
+    (shared buffers whose leading dimension is the stage), and the consumer
+    region reads it. The lowering creates a "full" and an "empty" mbarrier per
+    stage with phase tracking, so a stage is never overwritten before the
+    consumer has released it, nor read before the producer has filled it.
+
+    Both thread counts are whole warp groups (multiples of 128) and add up to
+    the block. `regs` sets the per-thread register count of a role on sm_90a
+    (`setmaxnreg`: a multiple of 8 in [24, 256]).
+
+    ```mlir
+    tile.warp_specialize %k = %c0 to %c8 step %c1 stages 2
+        buffers(%Bs : memref<2x128x128xf16, #gpu.address_space<workgroup>>)
+        producer(%stage) threads 128 regs 24 {
+      ...
+    } consumer(%stage) threads 128 regs 240 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
+                       Variadic<AnyStaticShapeMemRef>:$buffers,
+                       I64Attr:$stages,
+                       I64Attr:$producerThreads,
+                       I64Attr:$consumerThreads,
+                       OptionalAttr<I64Attr>:$producerRegs,
+                       OptionalAttr<I64Attr>:$consumerRegs);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization and debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_BarrierOp : Tile_Op<"barrier", [
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+  let summary = "Waits until every thread of the block reaches this point";
+  let description = [{
+    A block-wide barrier (`__syncthreads`) that also orders the block's
+    shared-memory accesses. Barrier insertion places the barriers kernels
+    need; this op is the escape hatch for writing one by hand. Collective.
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_PrintOp : Tile_Op<"print"> {
+  let summary = "Prints values from the device, tagged with the thread";
+  let description = [{
+    Prints `format` with each `{}` replaced by the next value, prefixed with
+    the block and thread coordinates of the printing thread, like
+    `[block (3,0,0) thread (17,1,0)] acc = 1.5`. Values are integers, index
+    or floats. Each thread prints; guard it with `scf.if` to print from one.
+
+    ```mlir
+    tile.print "acc = {} at k = {}" %acc, %k : f32, index
+    ```
+  }];
+  let arguments = (ins StrAttr:$format, Variadic<AnyTypeOf<[AnyInteger, Index,
+                                                 AnyFloat]>>:$values);
+  let assemblyFormat = "$format ($values^ `:` type($values))? attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // TILE_DIALECT_TILE_IR_TILEOPS_TD

@@ -1,0 +1,1190 @@
+//===- TileOps.cpp - Operations of the tile dialect -----------------------===//
+//
+// Custom assembly, verifiers and folders of the tile ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "tile/Dialect/Tile/IR/ThreadUniformity.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Hopper's limits on a thread block.
+static constexpr int64_t kMaxThreadsPerBlock = 1024;
+static constexpr int64_t kMaxThreadExtent[3] = {1024, 1024, 64};
+static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+static constexpr int64_t kRegistersPerSM = 65536;
+static constexpr int64_t kWarpGroupSize = 128;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+MemorySpace tile::getMemorySpace(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return MemorySpace::Global;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
+    switch (gpuSpace.getValue()) {
+    case gpu::AddressSpace::Global:
+      return MemorySpace::Global;
+    case gpu::AddressSpace::Workgroup:
+      return MemorySpace::Shared;
+    case gpu::AddressSpace::Private:
+      return MemorySpace::Local;
+    }
+  }
+  if (auto intSpace = dyn_cast<IntegerAttr>(space)) {
+    switch (intSpace.getInt()) {
+    case 0:
+    case 1:
+      return MemorySpace::Global;
+    case 3:
+      return MemorySpace::Shared;
+    case 5:
+      return MemorySpace::Local;
+    default:
+      break;
+    }
+  }
+  return MemorySpace::Other;
+}
+
+bool tile::isThreadPrivateBuffer(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    if (isa<AllocLocalOp, memref::AllocaOp>(def))
+      return true;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    buffer = view.getViewSource();
+  }
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && getMemorySpace(type) == MemorySpace::Local;
+}
+
+static std::string formatExtents(ArrayRef<int64_t> extents) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(extents, os, [&](int64_t extent) {
+    if (ShapedType::isDynamic(extent))
+      os << '?';
+    else
+      os << extent;
+  });
+  os << ']';
+  return text;
+}
+
+/// Parses `[e0, e1, ...]`, where an extent may be `?` when `allowDynamic`.
+static ParseResult parseExtentList(OpAsmParser &parser,
+                                   SmallVectorImpl<int64_t> &extents,
+                                   bool allowDynamic) {
+  return parser.parseCommaSeparatedList(
+      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+        if (allowDynamic && succeeded(parser.parseOptionalQuestion())) {
+          extents.push_back(ShapedType::kDynamic);
+          return success();
+        }
+        int64_t extent;
+        if (parser.parseInteger(extent))
+          return failure();
+        extents.push_back(extent);
+        return success();
+      });
+}
+
+static void printExtentList(OpAsmPrinter &p, ArrayRef<int64_t> extents) {
+  p << formatExtents(extents);
+}
+
+/// Parses a bare `x`, `y` or `z`.
+static ParseResult parseDimKeyword(OpAsmParser &parser, DimAttr &dim) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Dim> value = symbolizeDim(keyword);
+  if (!value)
+    return parser.emitError(loc, "expected a dimension 'x', 'y' or 'z', got '")
+           << keyword << "'";
+  dim = DimAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printDimKeyword(OpAsmPrinter &p, Operation *, DimAttr dim) {
+  p << stringifyDim(dim.getValue());
+}
+
+/// Parses a bare reduction operator such as `add`.
+static ParseResult parseReduceKindKeyword(OpAsmParser &parser,
+                                          ReduceKindAttr &kind) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ReduceKind> value = symbolizeReduceKind(keyword);
+  if (!value)
+    return parser.emitError(loc, "expected a reduction operator (add, mul, "
+                                 "max, min, and, or, xor), got '")
+           << keyword << "'";
+  kind = ReduceKindAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printReduceKindKeyword(OpAsmPrinter &p, Operation *,
+                                   ReduceKindAttr kind) {
+  p << stringifyReduceKind(kind.getValue());
+}
+
+/// Parses `x, y` into an array of `DimAttr`.
+static ParseResult parseDimList(OpAsmParser &parser, ArrayAttr &dims) {
+  SmallVector<Attribute> list;
+  auto parseOne = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<Dim> dim = symbolizeDim(keyword);
+    if (!dim)
+      return parser.emitError(loc, "expected a thread dimension 'x', 'y' or "
+                                   "'z', got '")
+             << keyword << "'";
+    list.push_back(DimAttr::get(parser.getContext(), *dim));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(parseOne))
+    return failure();
+  dims = parser.getBuilder().getArrayAttr(list);
+  return success();
+}
+
+static void printDimList(OpAsmPrinter &p, Operation *, ArrayAttr dims) {
+  llvm::interleaveComma(dims, p, [&](Attribute attr) {
+    p << stringifyDim(cast<DimAttr>(attr).getValue());
+  });
+}
+
+/// Byte size of one element of a buffer.
+static int64_t getElementBytes(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements() * getElementBytes(vector.getElementType());
+  if (type.isIndex())
+    return 8;
+  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+}
+
+/// Returns the enclosing kernel of `op`, or emits an error and returns null.
+static KernelOp getEnclosingKernel(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel) {
+    op->emitOpError("must be nested in a 'tile.kernel'");
+    return nullptr;
+  }
+  if (kernel.getGridSize().isAncestor(op->getParentRegion())) {
+    op->emitOpError("cannot be used in the 'grid_size' region of a kernel, "
+                    "which is evaluated on the host before the launch");
+    return nullptr;
+  }
+  return kernel;
+}
+
+/// Checks that thread dimension `dim` exists in `kernel`'s thread block.
+static LogicalResult verifyThreadDim(Operation *op, KernelOp kernel, Dim dim) {
+  ArrayRef<int64_t> threads = kernel.getThreads();
+  if (static_cast<size_t>(dim) < threads.size())
+    return success();
+  return op->emitOpError("thread dimension '")
+         << stringifyDim(dim) << "' does not exist: the kernel's thread block "
+         << "is " << threads.size() << "-D (threads " << formatExtents(threads)
+         << ")";
+}
+
+//===----------------------------------------------------------------------===//
+// TileDialect
+//===----------------------------------------------------------------------===//
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder,
+                                            Attribute value, Type type,
+                                            Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  StringAttr nameAttr;
+  if (parser.parseSymbolName(nameAttr, getSymNameAttrName(result.name),
+                             result.attributes))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> arguments;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, arguments, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+  SmallVector<Type> argTypes =
+      llvm::map_to_vector(arguments, [](auto &arg) { return arg.type; });
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(builder.getFunctionType(argTypes,
+                                                            resultTypes)));
+  call_interface_impl::addArgAndResultAttrs(
+      builder, result, arguments, resultAttrs,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+
+  SmallVector<int64_t> grid, threads;
+  if (parser.parseKeyword("grid") ||
+      parseExtentList(parser, grid, /*allowDynamic=*/true) ||
+      parser.parseKeyword("threads") ||
+      parseExtentList(parser, threads, /*allowDynamic=*/false))
+    return failure();
+  result.addAttribute(getGridAttrName(result.name),
+                      builder.getDenseI64ArrayAttr(grid));
+  result.addAttribute(getThreadsAttrName(result.name),
+                      builder.getDenseI64ArrayAttr(threads));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  Region *body = result.addRegion();
+  SMLoc bodyLoc = parser.getCurrentLocation();
+  if (parser.parseRegion(*body, arguments, /*enableNameShadowing=*/false))
+    return failure();
+  if (body->empty()) {
+    Block &block = body->emplaceBlock();
+    for (OpAsmParser::Argument &arg : arguments)
+      block.addArgument(arg.type,
+                        arg.sourceLoc.value_or(parser.getEncodedSourceLoc(
+                            bodyLoc)));
+  }
+  Block &entry = body->front();
+  if (entry.empty() || !entry.back().hasTrait<OpTrait::IsTerminator>()) {
+    OpBuilder bodyBuilder(parser.getContext());
+    bodyBuilder.setInsertionPointToEnd(&entry);
+    ReturnOp::create(bodyBuilder, result.location);
+  }
+
+  Region *gridSize = result.addRegion();
+  if (succeeded(parser.parseOptionalKeyword("grid_size")))
+    return parser.parseRegion(*gridSize);
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  call_interface_impl::printFunctionSignature(
+      p, getArgumentTypes(), getArgAttrsAttr(), /*isVariadic=*/false,
+      getResultTypes(), getResAttrsAttr(), &getBody(),
+      /*printEmptyResult=*/false);
+  p << " grid ";
+  printExtentList(p, getGrid());
+  p << " threads ";
+  printExtentList(p, getThreads());
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getSymNameAttrName(), getFunctionTypeAttrName(), getGridAttrName(),
+       getThreadsAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+  if (!getGridSize().empty()) {
+    p << " grid_size ";
+    p.printRegion(getGridSize(), /*printEntryBlockArgs=*/true,
+                  /*printBlockTerminators=*/true);
+  }
+}
+
+int64_t KernelOp::getNumThreads() {
+  int64_t total = 1;
+  for (int64_t extent : getThreads())
+    total *= extent;
+  return total;
+}
+
+int64_t KernelOp::getThreadExtent(Dim dim) {
+  ArrayRef<int64_t> threads = getThreads();
+  auto index = static_cast<size_t>(dim);
+  return index < threads.size() ? threads[index] : 1;
+}
+
+unsigned KernelOp::getNumDynamicGridExtents() {
+  return llvm::count_if(getGrid(), ShapedType::isDynamic);
+}
+
+int64_t KernelOp::getStaticSharedMemoryBytes() {
+  int64_t total = 0;
+  getBody().walk([&](AllocSharedOp alloc) {
+    MemRefType type = alloc.getType();
+    if (!type.hasStaticShape())
+      return;
+    int64_t alignment = alloc.getAlignment().value_or(16);
+    total = llvm::alignTo(total, alignment);
+    total += type.getNumElements() * getElementBytes(type.getElementType());
+  });
+  return total;
+}
+
+LogicalResult KernelOp::verify() {
+  if (!getResultTypes().empty())
+    return emitOpError("a kernel has no results; write outputs to memref "
+                       "arguments");
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      if (getMemorySpace(memref) != MemorySpace::Global)
+        return emitOpError("argument #")
+               << index << " must be a memref in global memory (no memory "
+               << "space or #gpu.address_space<global>), got " << type;
+      continue;
+    }
+    if (!type.isIntOrIndexOrFloat())
+      return emitOpError("argument #")
+             << index << " has type " << type
+             << "; kernel arguments must be memrefs or scalars (integer, "
+                "index, float)";
+  }
+
+  ArrayRef<int64_t> grid = getGrid();
+  if (grid.empty() || grid.size() > 3)
+    return emitOpError("grid must have 1 to 3 dimensions, got ")
+           << grid.size();
+  for (int64_t extent : grid)
+    if (!ShapedType::isDynamic(extent) && extent < 1)
+      return emitOpError("grid extents must be positive or '?', got ")
+             << formatExtents(grid);
+
+  ArrayRef<int64_t> threads = getThreads();
+  if (threads.empty() || threads.size() > 3)
+    return emitOpError("thread block must have 1 to 3 dimensions, got ")
+           << threads.size();
+  for (auto [index, extent] : llvm::enumerate(threads)) {
+    if (extent < 1)
+      return emitOpError("thread block extents must be positive, got ")
+             << formatExtents(threads);
+    if (extent > kMaxThreadExtent[index])
+      return emitOpError("thread block extent along '")
+             << stringifyDim(static_cast<Dim>(index)) << "' is " << extent
+             << ", above the limit of " << kMaxThreadExtent[index];
+  }
+  if (getNumThreads() > kMaxThreadsPerBlock)
+    return emitOpError("thread block ")
+           << formatExtents(threads) << " has " << getNumThreads()
+           << " threads, more than the " << kMaxThreadsPerBlock
+           << " a block can have";
+  return success();
+}
+
+/// Checks the `grid_size` region against the grid's `?` extents.
+static LogicalResult verifyGridSize(KernelOp kernel) {
+  unsigned numDynamic = kernel.getNumDynamicGridExtents();
+  Region &region = kernel.getGridSize();
+  if (numDynamic == 0) {
+    if (!region.empty())
+      return kernel.emitOpError("has a 'grid_size' region but no '?' grid "
+                                "extent to compute");
+    return success();
+  }
+  if (region.empty())
+    return kernel.emitOpError("grid ")
+           << formatExtents(kernel.getGrid()) << " has " << numDynamic
+           << " '?' extent(s); add a 'grid_size' region that yields them";
+  if (!region.hasOneBlock())
+    return kernel.emitOpError("'grid_size' region must have one block");
+  Block &block = region.front();
+  if (block.getArgumentTypes() != kernel.getArgumentTypes())
+    return kernel.emitOpError("'grid_size' region must take the kernel's "
+                              "arguments, with the same types");
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return kernel.emitOpError("'grid_size' region must end with 'tile.yield'");
+  if (yield.getValues().size() != numDynamic ||
+      !llvm::all_of(yield.getValues().getTypes(),
+                    [](Type type) { return type.isIndex(); }))
+    return yield.emitOpError("must yield ")
+           << numDynamic << " index value(s), one per '?' grid extent";
+  return success();
+}
+
+/// Checks that every collective op is reached by all threads of its scope.
+static LogicalResult verifyCollectivePlacement(KernelOp kernel) {
+  ThreadUniformity uniformity(kernel);
+  WalkResult result = kernel.getBody().walk([&](CollectiveOpInterface op) {
+    if (!op.isCollective())
+      return WalkResult::advance();
+    Operation *divergent = uniformity.getDivergentAncestor(op, kernel);
+    if (!divergent)
+      return WalkResult::advance();
+    if (isa<ParallelOp>(divergent)) {
+      op->emitOpError("is collective and cannot be nested in 'tile.parallel', "
+                      "whose iterations are distributed over the block's "
+                      "threads");
+      return WalkResult::interrupt();
+    }
+    InFlightDiagnostic diag = op->emitOpError(
+        "is collective (every thread of the block must reach it) but is "
+        "nested in control flow that depends on the thread index");
+    diag.attachNote(divergent->getLoc())
+        << "thread-dependent control flow: '" << divergent->getName() << "'";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  if (failed(verifyGridSize(*this)))
+    return failure();
+  int64_t sharedBytes = getStaticSharedMemoryBytes();
+  if (sharedBytes > kMaxSharedMemoryBytes)
+    return emitOpError("allocates ")
+           << sharedBytes << " bytes of shared memory, more than the "
+           << kMaxSharedMemoryBytes << " a thread block can use on sm_90";
+  return verifyCollectivePlacement(*this);
+}
+
+LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FlatSymbolRefAttr reference = getReferenceAttr();
+  if (!reference)
+    return success();
+  Operation *target = symbolTable.lookupNearestSymbolFrom(*this, reference);
+  if (!target)
+    return emitOpError("reference ") << reference << " does not exist";
+  ArrayRef<Type> targetInputs;
+  if (auto func = dyn_cast<func::FuncOp>(target)) {
+    if (func.getNumResults() != 0)
+      return emitOpError("reference ")
+             << reference << " must return nothing and write its outputs to "
+             << "its memref arguments";
+    targetInputs = func.getArgumentTypes();
+  } else if (auto kernel = dyn_cast<KernelOp>(target)) {
+    if (kernel == *this)
+      return emitOpError("cannot be its own reference");
+    targetInputs = kernel.getArgumentTypes();
+  } else {
+    return emitOpError("reference ")
+           << reference << " must be a 'func.func' or a 'tile.kernel', got '"
+           << target->getName() << "'";
+  }
+  if (targetInputs != getArgumentTypes())
+    return emitOpError("reference ")
+           << reference << " must take the kernel's argument types ("
+           << getFunctionType() << " vs "
+           << FunctionType::get(getContext(), targetInputs, {}) << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (isa<KernelOp>(parent))
+    return success(); // Checked against the grid by the kernel.
+  if (!getValues().empty())
+    return emitOpError("yields no values in a '")
+           << parent->getName() << "' region";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Index ops
+//===----------------------------------------------------------------------===//
+
+/// Checks that grid dimension `dim` exists in `kernel`'s grid.
+static LogicalResult verifyGridDim(Operation *op, KernelOp kernel, Dim dim) {
+  ArrayRef<int64_t> grid = kernel.getGrid();
+  if (static_cast<size_t>(dim) < grid.size())
+    return success();
+  return op->emitOpError("grid dimension '")
+         << stringifyDim(dim) << "' does not exist: the kernel's grid is "
+         << grid.size() << "-D (grid " << formatExtents(grid) << ")";
+}
+
+/// Names index results after CUDA's variables: `%tx`, `%by`, `%ntx`, ...
+static void setIndexResultName(Operation *op, StringRef prefix, Dim dim,
+                               OpAsmSetValueNameFn setNameFn) {
+  setNameFn(op->getResult(0), (prefix + stringifyDim(dim)).str());
+}
+
+void BlockIdOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setIndexResultName(*this, "b", getDim(), setNameFn);
+}
+
+void ThreadIdOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setIndexResultName(*this, "t", getDim(), setNameFn);
+}
+
+void BlockDimOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setIndexResultName(*this, "nt", getDim(), setNameFn);
+}
+
+void GridDimOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setIndexResultName(*this, "nb", getDim(), setNameFn);
+}
+
+LogicalResult BlockIdOp::verify() {
+  KernelOp kernel = getEnclosingKernel(*this);
+  return success(kernel && succeeded(verifyGridDim(*this, kernel, getDim())));
+}
+
+LogicalResult GridDimOp::verify() {
+  KernelOp kernel = getEnclosingKernel(*this);
+  return success(kernel && succeeded(verifyGridDim(*this, kernel, getDim())));
+}
+
+LogicalResult ThreadIdOp::verify() {
+  KernelOp kernel = getEnclosingKernel(*this);
+  return success(kernel &&
+                 succeeded(verifyThreadDim(*this, kernel, getDim())));
+}
+
+LogicalResult BlockDimOp::verify() {
+  KernelOp kernel = getEnclosingKernel(*this);
+  return success(kernel &&
+                 succeeded(verifyThreadDim(*this, kernel, getDim())));
+}
+
+OpFoldResult BlockDimOp::fold(FoldAdaptor) {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()),
+                          kernel.getThreadExtent(getDim()));
+}
+
+OpFoldResult GridDimOp::fold(FoldAdaptor) {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return {};
+  ArrayRef<int64_t> grid = kernel.getGrid();
+  auto index = static_cast<size_t>(getDim());
+  if (index >= grid.size() || ShapedType::isDynamic(grid[index]))
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()), grid[index]);
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocSharedOp::verify() {
+  if (!isa<KernelOp>((*this)->getParentOp()))
+    return emitOpError("must stand at the top level of a 'tile.kernel' body: "
+                       "shared memory lives for the whole kernel");
+  MemRefType type = getType();
+  if (!type.hasStaticShape())
+    return emitOpError("shared buffer must have a static shape, got ") << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError("shared buffer must have an identity layout, got ")
+           << type;
+  if (getMemorySpace(type) != MemorySpace::Shared)
+    return emitOpError("shared buffer must be in memory space "
+                       "#gpu.address_space<workgroup>, got ")
+           << type;
+  return success();
+}
+
+LogicalResult AllocLocalOp::verify() {
+  if (!getEnclosingKernel(*this))
+    return failure();
+  MemRefType type = getType();
+  if (!type.hasStaticShape())
+    return emitOpError("local buffer must have a static shape, got ") << type;
+  if (type.getMemorySpace() && getMemorySpace(type) != MemorySpace::Local)
+    return emitOpError("local buffer must be in the default memory space or "
+                       "#gpu.address_space<private>, got ")
+           << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Range loops
+//===----------------------------------------------------------------------===//
+
+/// Parses `%iv = %lb to %ub step %step [stages N] attr-dict region`.
+template <typename OpTy>
+static ParseResult parseRangeLoop(OpAsmParser &parser, OperationState &result,
+                                  StringAttr stagesName = {}) {
+  Builder &builder = parser.getBuilder();
+  Type index = builder.getIndexType();
+  OpAsmParser::Argument iv;
+  OpAsmParser::UnresolvedOperand lb, ub, step;
+  if (parser.parseArgument(iv) || parser.parseEqual() ||
+      parser.parseOperand(lb) || parser.parseKeyword("to") ||
+      parser.parseOperand(ub) || parser.parseKeyword("step") ||
+      parser.parseOperand(step))
+    return failure();
+  if (stagesName) {
+    int64_t stages;
+    if (parser.parseKeyword("stages") || parser.parseInteger(stages))
+      return failure();
+    result.addAttribute(stagesName, builder.getI64IntegerAttr(stages));
+  }
+  iv.type = index;
+  if (parser.resolveOperands({lb, ub, step}, index, result.operands))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {iv}))
+    return failure();
+  OpTy::ensureTerminator(*body, builder, result.location);
+  return parser.parseOptionalAttrDict(result.attributes);
+}
+
+static void printRangeLoop(OpAsmPrinter &p, Operation *op, Value iv, Value lb,
+                           Value ub, Value step, Region &body,
+                           std::optional<int64_t> stages = std::nullopt) {
+  p << ' ' << iv << " = " << lb << " to " << ub << " step " << step;
+  if (stages)
+    p << " stages " << *stages;
+  p << ' ';
+  p.printRegion(body, /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+  p.printOptionalAttrDict(op->getAttrs(), /*elidedAttrs=*/{"stages"});
+}
+
+static void buildRangeLoop(OpBuilder &builder, OperationState &state,
+                           Value lb, Value ub, Value step) {
+  state.addOperands({lb, ub, step});
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  block->addArgument(builder.getIndexType(), state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  YieldOp::create(builder, state.location);
+}
+
+static std::optional<int64_t> getConstantTripCount(Value lb, Value ub,
+                                                   Value step) {
+  std::optional<int64_t> lower = getConstantIntValue(lb);
+  std::optional<int64_t> upper = getConstantIntValue(ub);
+  std::optional<int64_t> stride = getConstantIntValue(step);
+  if (!lower || !upper || !stride || *stride <= 0)
+    return std::nullopt;
+  if (*upper <= *lower)
+    return 0;
+  return llvm::divideCeil(*upper - *lower, *stride);
+}
+
+/// Checks a positive step, and constant bounds when the loop is unrolled.
+static LogicalResult verifyRangeLoop(Operation *op, Value lb, Value ub,
+                                     Value step, bool needsConstantBounds) {
+  if (std::optional<int64_t> stride = getConstantIntValue(step);
+      stride && *stride <= 0)
+    return op->emitOpError("step must be positive, got ") << *stride;
+  if (!needsConstantBounds)
+    return success();
+  for (auto [name, value] : {std::pair<StringRef, Value>{"lower bound", lb},
+                             {"upper bound", ub},
+                             {"step", step}})
+    if (!getConstantIntValue(value))
+      return op->emitOpError("needs a constant ")
+             << name << " (an arith.constant) to be expanded at compile time";
+  return success();
+}
+
+#define TILE_DEFINE_RANGE_LOOP(OpTy, constantBounds)                           \
+  ParseResult OpTy::parse(OpAsmParser &parser, OperationState &result) {       \
+    return parseRangeLoop<OpTy>(parser, result);                               \
+  }                                                                            \
+  void OpTy::print(OpAsmPrinter &p) {                                          \
+    printRangeLoop(p, *this, getInductionVar(), getLowerBound(),               \
+                   getUpperBound(), getStep(), getBody());                     \
+  }                                                                            \
+  void OpTy::build(OpBuilder &builder, OperationState &state, Value lb,        \
+                   Value ub, Value step) {                                     \
+    buildRangeLoop(builder, state, lb, ub, step);                              \
+  }                                                                            \
+  LogicalResult OpTy::verify() {                                               \
+    return verifyRangeLoop(*this, getLowerBound(), getUpperBound(), getStep(), \
+                           constantBounds);                                    \
+  }
+
+TILE_DEFINE_RANGE_LOOP(SerialOp, false)
+TILE_DEFINE_RANGE_LOOP(UnrollOp, true)
+TILE_DEFINE_RANGE_LOOP(VectorizedOp, true)
+#undef TILE_DEFINE_RANGE_LOOP
+
+ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseRangeLoop<PipelinedOp>(parser, result,
+                                     getStagesAttrName(result.name));
+}
+
+void PipelinedOp::print(OpAsmPrinter &p) {
+  printRangeLoop(p, *this, getInductionVar(), getLowerBound(), getUpperBound(),
+                 getStep(), getBody(), getStages());
+}
+
+void PipelinedOp::build(OpBuilder &builder, OperationState &state, Value lb,
+                        Value ub, Value step, int64_t stages) {
+  state.addAttribute(getStagesAttrName(state.name),
+                     builder.getI64IntegerAttr(stages));
+  buildRangeLoop(builder, state, lb, ub, step);
+}
+
+LogicalResult PipelinedOp::verify() {
+  if (getStages() < 1)
+    return emitOpError("stages must be at least 1, got ") << getStages();
+  return verifyRangeLoop(*this, getLowerBound(), getUpperBound(), getStep(),
+                         /*needsConstantBounds=*/false);
+}
+
+/// LoopLikeOpInterface and trip counts, shared by the range loops.
+#define TILE_DEFINE_LOOP_LIKE(OpTy)                                            \
+  SmallVector<Region *> OpTy::getLoopRegions() { return {&getBody()}; }        \
+  std::optional<SmallVector<Value>> OpTy::getLoopInductionVars() {             \
+    return SmallVector<Value>{getInductionVar()};                              \
+  }                                                                            \
+  std::optional<SmallVector<OpFoldResult>> OpTy::getLoopLowerBounds() {        \
+    return SmallVector<OpFoldResult>{getLowerBound()};                         \
+  }                                                                            \
+  std::optional<SmallVector<OpFoldResult>> OpTy::getLoopUpperBounds() {        \
+    return SmallVector<OpFoldResult>{getUpperBound()};                         \
+  }                                                                            \
+  std::optional<SmallVector<OpFoldResult>> OpTy::getLoopSteps() {              \
+    return SmallVector<OpFoldResult>{getStep()};                               \
+  }                                                                            \
+  std::optional<int64_t> OpTy::getConstantTripCount() {                        \
+    return ::getConstantTripCount(getLowerBound(), getUpperBound(),            \
+                                  getStep());                                  \
+  }
+
+TILE_DEFINE_LOOP_LIKE(SerialOp)
+TILE_DEFINE_LOOP_LIKE(UnrollOp)
+TILE_DEFINE_LOOP_LIKE(VectorizedOp)
+TILE_DEFINE_LOOP_LIKE(PipelinedOp)
+#undef TILE_DEFINE_LOOP_LIKE
+
+//===----------------------------------------------------------------------===//
+// ParallelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  SmallVector<OpAsmParser::Argument> ivs;
+  SmallVector<int64_t> extents;
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("in") ||
+      parseExtentList(parser, extents, /*allowDynamic=*/false))
+    return failure();
+  for (OpAsmParser::Argument &iv : ivs)
+    iv.type = builder.getIndexType();
+  result.addAttribute(getExtentsAttrName(result.name),
+                      builder.getDenseI64ArrayAttr(extents));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, ivs))
+    return failure();
+  ensureTerminator(*body, builder, result.location);
+  return parser.parseOptionalAttrDict(result.attributes);
+}
+
+void ParallelOp::print(OpAsmPrinter &p) {
+  p << " (";
+  llvm::interleaveComma(getInductionVars(), p,
+                        [&](BlockArgument iv) { p << iv; });
+  p << ") in ";
+  printExtentList(p, getExtents());
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          /*elidedAttrs=*/{getExtentsAttrName()});
+}
+
+void ParallelOp::build(OpBuilder &builder, OperationState &state,
+                       ArrayRef<int64_t> extents) {
+  state.addAttribute(getExtentsAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(extents));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (size_t i = 0, e = extents.size(); i < e; ++i)
+    block->addArgument(builder.getIndexType(), state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  YieldOp::create(builder, state.location);
+}
+
+LogicalResult ParallelOp::verify() {
+  ArrayRef<int64_t> extents = getExtents();
+  if (extents.empty())
+    return emitOpError("needs at least one dimension");
+  if (getBody().getNumArguments() != extents.size())
+    return emitOpError("has ")
+           << getBody().getNumArguments() << " induction variables but "
+           << extents.size() << " extents";
+  if (llvm::any_of(extents, [](int64_t extent) { return extent < 1; }))
+    return emitOpError("extents must be positive, got ")
+           << formatExtents(extents);
+  if (!llvm::all_of(getBody().getArgumentTypes(),
+                    [](Type type) { return type.isIndex(); }))
+    return emitOpError("induction variables must be of type index");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> CopyOp::getTileShape() {
+  if (std::optional<ArrayRef<int64_t>> shape = getShape())
+    return llvm::to_vector(*shape);
+  if (getTargetIndices().empty())
+    return llvm::to_vector(getTarget().getType().getShape());
+  return llvm::to_vector(getSource().getType().getShape());
+}
+
+bool CopyOp::isCollective() {
+  return !isThreadPrivateBuffer(getSource()) &&
+         !isThreadPrivateBuffer(getTarget());
+}
+
+/// Checks the index count of one side of a copy.
+static LogicalResult verifyCopySide(CopyOp op, StringRef side, MemRefType type,
+                                    ValueRange indices) {
+  if (!indices.empty() && indices.size() != static_cast<size_t>(type.getRank()))
+    return op.emitOpError()
+           << side << " has " << indices.size() << " indices but its rank is "
+           << type.getRank();
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  MemRefType source = getSource().getType();
+  MemRefType target = getTarget().getType();
+  if (source.getElementType() != target.getElementType())
+    return emitOpError("source element type ")
+           << source.getElementType() << " and target element type "
+           << target.getElementType() << " differ; tile.copy does not convert";
+  if (source.getRank() != target.getRank())
+    return emitOpError("source (rank ")
+           << source.getRank() << ") and target (rank " << target.getRank()
+           << ") must have the same rank";
+  if (failed(verifyCopySide(*this, "source", source, getSourceIndices())) ||
+      failed(verifyCopySide(*this, "target", target, getTargetIndices())))
+    return failure();
+
+  bool sourceIndexed = !getSourceIndices().empty();
+  bool targetIndexed = !getTargetIndices().empty();
+  if (sourceIndexed && targetIndexed && !getShape())
+    return emitOpError("both operands are indexed; give the tile shape with "
+                       "'shape [...]'");
+  SmallVector<int64_t> tile = getTileShape();
+  if (tile.size() != static_cast<size_t>(source.getRank()))
+    return emitOpError("tile shape ")
+           << formatExtents(tile) << " must have rank " << source.getRank();
+  if (llvm::any_of(tile, [](int64_t e) { return ShapedType::isDynamic(e); }))
+    return emitOpError("tile shape must be static, got ")
+           << formatExtents(tile)
+           << "; the operand without indices gives the tile shape";
+  if (llvm::any_of(tile, [](int64_t e) { return e < 1; }))
+    return emitOpError("tile shape must be positive, got ")
+           << formatExtents(tile);
+  for (auto [side, type, indexed] :
+       {std::tuple<StringRef, MemRefType, bool>{"source", source,
+                                                sourceIndexed},
+        {"target", target, targetIndexed}})
+    if (!indexed && type.getShape() != ArrayRef<int64_t>(tile))
+      return emitOpError()
+             << side << " " << type << " is copied as a whole, so its shape "
+             << "must equal the tile shape " << formatExtents(tile);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FillOp, ClearOp
+//===----------------------------------------------------------------------===//
+
+bool FillOp::isCollective() { return !isThreadPrivateBuffer(getBuffer()); }
+
+bool ClearOp::isCollective() { return !isThreadPrivateBuffer(getBuffer()); }
+
+LogicalResult ClearOp::verify() {
+  Type element = getBuffer().getType().getElementType();
+  Type scalar = getElementTypeOrSelf(element);
+  if (!scalar.isIntOrIndexOrFloat())
+    return emitOpError("cannot clear a buffer of ")
+           << element << " elements: there is no zero of that type";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AtomicAddOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AtomicAddOp::verify() {
+  MemRefType type = getMemref().getType();
+  if (getIndices().size() != static_cast<size_t>(type.getRank()))
+    return emitOpError("expects ")
+           << type.getRank() << " indices for " << type << ", got "
+           << getIndices().size();
+  MemorySpace space = getMemorySpace(type);
+  if ((space != MemorySpace::Global && space != MemorySpace::Shared) ||
+      isThreadPrivateBuffer(getMemref()))
+    return emitOpError("works on global or shared memory; ")
+           << type << " is not (a thread-private buffer needs no atomic)";
+  Type element = type.getElementType();
+  if (!element.isF32() && !element.isF16() && !element.isBF16() &&
+      !element.isInteger(32))
+    return emitOpError("unsupported element type ")
+           << element << "; atomic_add supports f32, f16, bf16 and i32";
+  Type value = getValue().getType();
+  bool packed = false;
+  if (auto vector = dyn_cast<VectorType>(value))
+    packed = (element.isF16() || element.isBF16()) &&
+             vector.getShape() == ArrayRef<int64_t>{2} &&
+             vector.getElementType() == element;
+  if (value != element && !packed) {
+    InFlightDiagnostic diag = emitOpError("value type ")
+                              << value << " must be the element type "
+                              << element;
+    if (element.isF16() || element.isBF16())
+      diag << " (or " << VectorType::get({2}, element)
+           << " for a packed atomic)";
+    return diag;
+  }
+  if (getOld() && getOld().getType() != value)
+    return emitOpError("returns the old value, of type ")
+           << value << ", not " << getOld().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ThreadAllReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ThreadAllReduceOp::verify() {
+  KernelOp kernel = getEnclosingKernel(*this);
+  if (!kernel)
+    return failure();
+  if (getDims().empty())
+    return emitOpError("needs at least one thread dimension to reduce across");
+  llvm::SmallSet<Dim, 3> seen;
+  for (Attribute attr : getDims()) {
+    Dim dim = cast<DimAttr>(attr).getValue();
+    if (!seen.insert(dim).second)
+      return emitOpError("thread dimension '")
+             << stringifyDim(dim) << "' is listed twice";
+    if (failed(verifyThreadDim(*this, kernel, dim)))
+      return failure();
+  }
+  Type type = getValue().getType();
+  bool isBitwise = getKind() == ReduceKind::and_ ||
+                   getKind() == ReduceKind::or_ ||
+                   getKind() == ReduceKind::xor_;
+  if (isBitwise && !type.isInteger(32))
+    return emitOpError("'")
+           << stringifyReduceKind(getKind())
+           << "' reduction needs an i32 value, got " << type;
+  if (!type.isF16() && !type.isBF16() && !type.isF32() && !type.isInteger(32))
+    return emitOpError("unsupported type ")
+           << type << "; thread_allreduce supports f16, bf16, f32 and i32";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+/// Parses `(%iv, %stage) threads N [regs R] region` for one role.
+static ParseResult parseRole(OpAsmParser &parser, OperationState &result,
+                             StringRef role, Region &region,
+                             StringRef threadsName, StringRef regsName) {
+  Builder &builder = parser.getBuilder();
+  SmallVector<OpAsmParser::Argument> args;
+  int64_t threads;
+  if (parser.parseKeyword(role) ||
+      parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("threads") || parser.parseInteger(threads))
+    return failure();
+  result.addAttribute(threadsName, builder.getI64IntegerAttr(threads));
+  if (succeeded(parser.parseOptionalKeyword("regs"))) {
+    int64_t regs;
+    if (parser.parseInteger(regs))
+      return failure();
+    result.addAttribute(regsName, builder.getI64IntegerAttr(regs));
+  }
+  for (OpAsmParser::Argument &arg : args)
+    arg.type = builder.getIndexType();
+  if (parser.parseRegion(region, args))
+    return failure();
+  if (region.empty())
+    region.emplaceBlock();
+  Block &block = region.front();
+  if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>()) {
+    OpBuilder regionBuilder(parser.getContext());
+    regionBuilder.setInsertionPointToEnd(&block);
+    YieldOp::create(regionBuilder, result.location);
+  }
+  return success();
+}
+
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  Type index = builder.getIndexType();
+  OpAsmParser::UnresolvedOperand lb, ub, step;
+  int64_t stages;
+  if (parser.parseOperand(lb) || parser.parseKeyword("to") ||
+      parser.parseOperand(ub) || parser.parseKeyword("step") ||
+      parser.parseOperand(step) || parser.parseKeyword("stages") ||
+      parser.parseInteger(stages) ||
+      parser.resolveOperands({lb, ub, step}, index, result.operands))
+    return failure();
+  result.addAttribute(getStagesAttrName(result.name),
+                      builder.getI64IntegerAttr(stages));
+  if (succeeded(parser.parseOptionalKeyword("buffers"))) {
+    SmallVector<OpAsmParser::UnresolvedOperand> buffers;
+    SmallVector<Type> types;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseLParen() || parser.parseOperandList(buffers) ||
+        parser.parseColonTypeList(types) || parser.parseRParen() ||
+        parser.resolveOperands(buffers, types, loc, result.operands))
+      return failure();
+  }
+  Region *producer = result.addRegion();
+  Region *consumer = result.addRegion();
+  if (parseRole(parser, result, "producer", *producer,
+                getProducerThreadsAttrName(result.name),
+                getProducerRegsAttrName(result.name)) ||
+      parseRole(parser, result, "consumer", *consumer,
+                getConsumerThreadsAttrName(result.name),
+                getConsumerRegsAttrName(result.name)))
+    return failure();
+  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
+}
+
+static void printRole(OpAsmPrinter &p, StringRef role, Region &region,
+                      int64_t threads, std::optional<int64_t> regs) {
+  p << role << '(';
+  llvm::interleaveComma(region.getArguments(), p,
+                        [&](BlockArgument arg) { p << arg; });
+  p << ") threads " << threads;
+  if (regs)
+    p << " regs " << *regs;
+  p << ' ';
+  p.printRegion(region, /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &p) {
+  p << ' ' << getLowerBound() << " to " << getUpperBound() << " step "
+    << getStep() << " stages " << getStages();
+  if (!getBuffers().empty()) {
+    p << " buffers(" << getBuffers() << " : ";
+    llvm::interleaveComma(getBuffers().getTypes(), p);
+    p << ')';
+  }
+  p.printNewline();
+  printRole(p, "producer", getProducer(), getProducerThreads(),
+            getProducerRegs());
+  p << ' ';
+  printRole(p, "consumer", getConsumer(), getConsumerThreads(),
+            getConsumerRegs());
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getStagesAttrName(), getProducerThreadsAttrName(),
+       getConsumerThreadsAttrName(), getProducerRegsAttrName(),
+       getConsumerRegsAttrName()});
+}
+
+/// Checks one role's thread count and register budget.
+static LogicalResult verifyRole(WarpSpecializeOp op, StringRef role,
+                                Region &region, int64_t threads,
+                                std::optional<int64_t> regs) {
+  if (threads < kWarpGroupSize || threads % kWarpGroupSize != 0)
+    return op.emitOpError()
+           << role << " threads (" << threads << ") must be a whole number "
+           << "of warp groups (a positive multiple of 128)";
+  if (regs && (*regs < 24 || *regs > 256 || *regs % 8 != 0))
+    return op.emitOpError()
+           << role << " regs (" << *regs << ") must be a multiple of 8 in "
+           << "[24, 256] (setmaxnreg)";
+  if (region.getNumArguments() != 2 ||
+      !llvm::all_of(region.getArgumentTypes(),
+                    [](Type type) { return type.isIndex(); }))
+    return op.emitOpError()
+           << role << " region must take two index arguments: the iteration "
+           << "and the stage";
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  KernelOp kernel = getEnclosingKernel(*this);
+  if (!kernel)
+    return failure();
+  if ((*this)->getParentOfType<WarpSpecializeOp>())
+    return emitOpError("cannot be nested in another 'tile.warp_specialize'");
+  if (getStages() < 1)
+    return emitOpError("stages must be at least 1, got ") << getStages();
+  if (failed(verifyRole(*this, "producer", getProducer(),
+                        getProducerThreads(), getProducerRegs())) ||
+      failed(verifyRole(*this, "consumer", getConsumer(),
+                        getConsumerThreads(), getConsumerRegs())))
+    return failure();
+
+  int64_t total = getProducerThreads() + getConsumerThreads();
+  if (total != kernel.getNumThreads())
+    return emitOpError("producer (")
+           << getProducerThreads() << ") and consumer ("
+           << getConsumerThreads() << ") threads add up to " << total
+           << ", but the kernel's block has " << kernel.getNumThreads()
+           << " threads";
+  if (getProducerRegs() && getConsumerRegs()) {
+    int64_t registers = getProducerThreads() * *getProducerRegs() +
+                        getConsumerThreads() * *getConsumerRegs();
+    if (registers > kRegistersPerSM)
+      return emitOpError("producer and consumer need ")
+             << registers << " registers, more than the " << kRegistersPerSM
+             << " of an SM";
+  }
+
+  for (auto [index, buffer] : llvm::enumerate(getBuffers())) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (getMemorySpace(type) != MemorySpace::Shared)
+      return emitOpError("buffer #")
+             << index << " must be in shared memory, got " << type;
+    if (type.getRank() < 1 || type.getDimSize(0) != getStages())
+      return emitOpError("buffer #")
+             << index << " " << type << " must have one slice per stage: "
+             << "its leading dimension must be " << getStages();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PrintOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrintOp::verify() {
+  StringRef format = getFormat();
+  size_t placeholders = 0;
+  for (size_t pos = format.find("{}"); pos != StringRef::npos;
+       pos = format.find("{}", pos + 2))
+    ++placeholders;
+  if (placeholders != getValues().size())
+    return emitOpError("format has ")
+           << placeholders << " '{}' placeholder(s) but "
+           << getValues().size() << " value(s) are given";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"

@@ -1,0 +1,710 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// Every verifier rule of the tile dialect, one case each.
+
+//===----------------------------------------------------------------------===//
+// tile.kernel
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{'tile.kernel' op a kernel has no results; write outputs to memref arguments}}
+tile.kernel @results() -> f32 grid [1] threads [32] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument #0 must be a memref in global memory (no memory space or #gpu.address_space<global>), got 'memref<16xf32, #gpu.address_space<workgroup>>'}}
+tile.kernel @shared_argument(%a: memref<16xf32, #gpu.address_space<workgroup>>) grid [1] threads [32] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument #1 has type 'tensor<16xf32>'; kernel arguments must be memrefs or scalars (integer, index, float)}}
+tile.kernel @tensor_argument(%a: memref<16xf32>, %t: tensor<16xf32>) grid [1] threads [32] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid must have 1 to 3 dimensions, got 4}}
+tile.kernel @grid_rank() grid [1, 1, 1, 1] threads [32] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid extents must be positive or '?', got [4, 0]}}
+tile.kernel @grid_zero() grid [4, 0] threads [32] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op thread block must have 1 to 3 dimensions, got 0}}
+tile.kernel @threads_rank() grid [1] threads [] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op thread block extents must be positive, got [32, 0]}}
+tile.kernel @threads_zero() grid [1] threads [32, 0] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op thread block extent along 'z' is 128, above the limit of 64}}
+tile.kernel @threads_z() grid [1] threads [1, 1, 128] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op thread block [64, 32] has 2048 threads, more than the 1024 a block can have}}
+tile.kernel @too_many_threads() grid [1] threads [64, 32] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op grid [?] has 1 '?' extent(s); add a 'grid_size' region that yields them}}
+tile.kernel @missing_grid_size(%x: memref<?xf32>) grid [?] threads [128] {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op has a 'grid_size' region but no '?' grid extent to compute}}
+tile.kernel @useless_grid_size(%n: index) grid [4] threads [128] {
+} grid_size {
+^bb0(%n: index):
+  tile.yield %n : index
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'grid_size' region must take the kernel's arguments, with the same types}}
+tile.kernel @grid_size_arguments(%n: index) grid [?] threads [128] {
+} grid_size {
+^bb0(%n: i32):
+  %c1 = arith.constant 1 : index
+  tile.yield %c1 : index
+}
+
+// -----
+
+tile.kernel @grid_size_yield(%n: index) grid [?, ?] threads [128] {
+} grid_size {
+^bb0(%n: index):
+  // expected-error @+1 {{'tile.yield' op must yield 2 index value(s), one per '?' grid extent}}
+  tile.yield %n : index
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op allocates 262144 bytes of shared memory, more than the 232448 a thread block can use on sm_90}}
+tile.kernel @too_much_shared() grid [1] threads [128] {
+  %a = tile.alloc_shared : memref<32768xf32, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared : memref<32768xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Collective ops and thread-dependent control flow
+//===----------------------------------------------------------------------===//
+
+tile.kernel @copy_under_divergent_if(%A: memref<1024xf32>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  %lead = arith.cmpi eq, %tx, %c0 : index
+  // expected-note @+1 {{thread-dependent control flow: 'scf.if'}}
+  scf.if %lead {
+    // expected-error @+1 {{'tile.copy' op is collective (every thread of the block must reach it) but is nested in control flow that depends on the thread index}}
+    tile.copy %A[%c0] to %s : memref<1024xf32> to memref<128xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+tile.kernel @barrier_in_divergent_loop() grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %tx = tile.thread_id x
+  %ub = arith.addi %tx, %c1 : index
+  // expected-note @+1 {{thread-dependent control flow: 'scf.for'}}
+  scf.for %i = %c0 to %ub step %c1 {
+    // expected-error @+1 {{'tile.barrier' op is collective (every thread of the block must reach it) but is nested in control flow that depends on the thread index}}
+    tile.barrier
+  }
+}
+
+// -----
+
+// A value loaded from a per-thread buffer is per thread too.
+tile.kernel @reduce_under_local_condition() grid [1] threads [32, 4] {
+  %c0 = arith.constant 0 : index
+  %l = tile.alloc_local : memref<1xi1>
+  %flag = memref.load %l[%c0] : memref<1xi1>
+  %f = arith.constant 1.0 : f32
+  // expected-note @+1 {{thread-dependent control flow: 'scf.if'}}
+  scf.if %flag {
+    // expected-error @+1 {{'tile.thread_allreduce' op is collective (every thread of the block must reach it) but is nested in control flow that depends on the thread index}}
+    %s = tile.thread_allreduce add %f across(x) : f32
+  }
+}
+
+// -----
+
+tile.kernel @serial_with_thread_bound() grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %tx = tile.thread_id x
+  // expected-note @+1 {{thread-dependent control flow: 'tile.serial'}}
+  tile.serial %k = %c0 to %tx step %c1 {
+    // expected-error @+1 {{'tile.barrier' op is collective (every thread of the block must reach it) but is nested in control flow that depends on the thread index}}
+    tile.barrier
+  }
+}
+
+// -----
+
+tile.kernel @copy_in_parallel(%A: memref<1024xf32>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  tile.parallel (%i) in [128] {
+    // expected-error @+1 {{'tile.copy' op is collective and cannot be nested in 'tile.parallel', whose iterations are distributed over the block's threads}}
+    tile.copy %A[%i] to %s : memref<1024xf32> to memref<128xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Index ops
+//===----------------------------------------------------------------------===//
+
+tile.kernel @missing_thread_dim() grid [1] threads [2, 32] {
+  // expected-error @+1 {{'tile.thread_id' op thread dimension 'z' does not exist: the kernel's thread block is 2-D (threads [2, 32])}}
+  %tz = tile.thread_id z
+}
+
+// -----
+
+tile.kernel @missing_block_dim() grid [16] threads [32] {
+  // expected-error @+1 {{'tile.block_id' op grid dimension 'y' does not exist: the kernel's grid is 1-D (grid [16])}}
+  %by = tile.block_id y
+}
+
+// -----
+
+func.func @thread_id_outside_kernel() -> index {
+  // expected-error @+1 {{'tile.thread_id' op must be nested in a 'tile.kernel'}}
+  %tx = tile.thread_id x
+  return %tx : index
+}
+
+// -----
+
+tile.kernel @thread_id_in_grid_size(%n: index) grid [?] threads [128] {
+} grid_size {
+^bb0(%n: index):
+  // expected-error @+1 {{'tile.thread_id' op cannot be used in the 'grid_size' region of a kernel, which is evaluated on the host before the launch}}
+  %tx = tile.thread_id x
+  tile.yield %tx : index
+}
+
+// -----
+
+tile.kernel @bad_dim_keyword() grid [1] threads [32] {
+  // expected-error @+1 {{expected a dimension 'x', 'y' or 'z', got 'w'}}
+  %tw = tile.thread_id w
+}
+
+// -----
+
+tile.kernel @yield_in_loop() grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.serial %k = %c0 to %c1 step %c1 {
+    // expected-error @+1 {{'tile.yield' op yields no values in a 'tile.serial' region}}
+    tile.yield %k : index
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+tile.kernel @shared_in_loop() grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.serial %k = %c0 to %c1 step %c1 {
+    // expected-error @+1 {{'tile.alloc_shared' op must stand at the top level of a 'tile.kernel' body: shared memory lives for the whole kernel}}
+    %s = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+func.func @shared_outside_kernel() {
+  // expected-error @+1 {{'tile.alloc_shared' op must stand at the top level of a 'tile.kernel' body: shared memory lives for the whole kernel}}
+  %s = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+tile.kernel @shared_dynamic_shape() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_shared' op shared buffer must have a static shape, got 'memref<?xf32, #gpu.address_space<workgroup>>'}}
+  %s = tile.alloc_shared : memref<?xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @shared_wrong_space() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_shared' op shared buffer must be in memory space #gpu.address_space<workgroup>, got 'memref<32xf32>'}}
+  %s = tile.alloc_shared : memref<32xf32>
+}
+
+// -----
+
+tile.kernel @shared_strided() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_shared' op shared buffer must have an identity layout, got 'memref<32xf32, strided<[2]>, #gpu.address_space<workgroup>>'}}
+  %s = tile.alloc_shared : memref<32xf32, strided<[2]>, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @local_dynamic_shape() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_local' op local buffer must have a static shape, got 'memref<?xf32>'}}
+  %l = tile.alloc_local : memref<?xf32>
+}
+
+// -----
+
+tile.kernel @local_shared_space() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_local' op local buffer must be in the default memory space or #gpu.address_space<private>, got 'memref<4xf32, #gpu.address_space<workgroup>>'}}
+  %l = tile.alloc_local : memref<4xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+func.func @local_outside_kernel() {
+  // expected-error @+1 {{'tile.alloc_local' op must be nested in a 'tile.kernel'}}
+  %l = tile.alloc_local : memref<4xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+tile.kernel @zero_step() grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{'tile.serial' op step must be positive, got 0}}
+  tile.serial %k = %c0 to %c8 step %c0 {
+  }
+}
+
+// -----
+
+tile.kernel @unroll_dynamic(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.unroll' op needs a constant upper bound (an arith.constant) to be expanded at compile time}}
+  tile.unroll %k = %c0 to %n step %c1 {
+  }
+}
+
+// -----
+
+tile.kernel @vectorized_dynamic(%n: index) grid [1] threads [32] {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{'tile.vectorized' op needs a constant lower bound (an arith.constant) to be expanded at compile time}}
+  tile.vectorized %k = %n to %c8 step %c1 {
+  }
+}
+
+// -----
+
+tile.kernel @pipelined_zero_stages(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.pipelined' op stages must be at least 1, got 0}}
+  tile.pipelined %k = %c0 to %n step %c1 stages 0 {
+  }
+}
+
+// -----
+
+tile.kernel @parallel_zero_extent() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.parallel' op extents must be positive, got [64, 0]}}
+  tile.parallel (%i, %j) in [64, 0] {
+  }
+}
+
+// -----
+
+tile.kernel @parallel_arity() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.parallel' op has 2 induction variables but 1 extents}}
+  tile.parallel (%i, %j) in [64] {
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.copy, tile.fill, tile.clear
+//===----------------------------------------------------------------------===//
+
+tile.kernel @copy_element_type(%A: memref<1024xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<32xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op source element type 'f32' and target element type 'f16' differ; tile.copy does not convert}}
+  tile.copy %A[%c0] to %s : memref<1024xf32> to memref<32xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @copy_rank(%A: memref<32x32xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op source (rank 2) and target (rank 1) must have the same rank}}
+  tile.copy %A[%c0, %c0] to %s : memref<32x32xf32> to memref<32xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @copy_index_count(%A: memref<32x32xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<8x8xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op source has 1 indices but its rank is 2}}
+  tile.copy %A[%c0] to %s : memref<32x32xf32> to memref<8x8xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @copy_both_indexed(%A: memref<1024xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op both operands are indexed; give the tile shape with 'shape [...]'}}
+  tile.copy %A[%c0] to %s[%c0] : memref<1024xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @copy_whole_mismatch(%A: memref<1024xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op target 'memref<64xf32, #gpu.address_space<workgroup>>' is copied as a whole, so its shape must equal the tile shape [32]}}
+  tile.copy %A[%c0] to %s shape [32] : memref<1024xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @copy_dynamic_tile(%A: memref<1024xf32>, %B: memref<?xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy' op tile shape must be static, got [?]; the operand without indices gives the tile shape}}
+  tile.copy %A[%c0] to %B : memref<1024xf32> to memref<?xf32>
+}
+
+// -----
+
+tile.kernel @copy_shape_rank(%A: memref<1024xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op tile shape [8, 8] must have rank 1}}
+  tile.copy %A[%c0] to %s[%c0] shape [8, 8] : memref<1024xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @fill_type() grid [1] threads [32] {
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  %v = arith.constant 0 : i32
+  // expected-error @+1 {{'tile.fill' op failed to verify that value type matches the buffer's element type}}
+  "tile.fill"(%s, %v) : (memref<64xf32, #gpu.address_space<workgroup>>, i32) -> ()
+}
+
+// -----
+
+tile.kernel @clear_complex() grid [1] threads [32] {
+  %l = tile.alloc_local : memref<4xcomplex<f32>>
+  // expected-error @+1 {{'tile.clear' op cannot clear a buffer of 'complex<f32>' elements: there is no zero of that type}}
+  tile.clear %l : memref<4xcomplex<f32>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.atomic_add
+//===----------------------------------------------------------------------===//
+
+tile.kernel @atomic_indices(%C: memref<32x32xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.atomic_add' op expects 2 indices for 'memref<32x32xf32>', got 1}}
+  tile.atomic_add %C[%c0], %v : memref<32x32xf32>, f32
+}
+
+// -----
+
+tile.kernel @atomic_local() grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f32
+  %l = tile.alloc_local : memref<4xf32>
+  // expected-error @+1 {{'tile.atomic_add' op works on global or shared memory; 'memref<4xf32>' is not (a thread-private buffer needs no atomic)}}
+  tile.atomic_add %l[%c0], %v : memref<4xf32>, f32
+}
+
+// -----
+
+tile.kernel @atomic_f64(%C: memref<32xf64>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f64
+  // expected-error @+1 {{'tile.atomic_add' op unsupported element type 'f64'; atomic_add supports f32, f16, bf16 and i32}}
+  tile.atomic_add %C[%c0], %v : memref<32xf64>, f64
+}
+
+// -----
+
+tile.kernel @atomic_value_type(%C: memref<32xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant dense<1.0> : vector<4xf16>
+  // expected-error @+1 {{'tile.atomic_add' op value type 'vector<4xf16>' must be the element type 'f16' (or 'vector<2xf16>' for a packed atomic)}}
+  tile.atomic_add %C[%c0], %v : memref<32xf16>, vector<4xf16>
+}
+
+// -----
+
+tile.kernel @atomic_old_type(%C: memref<32xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.atomic_add' op returns the old value, of type 'f32', not 'f16'}}
+  %old = tile.atomic_add %C[%c0], %v : memref<32xf32>, f32 -> f16
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.thread_allreduce
+//===----------------------------------------------------------------------===//
+
+tile.kernel @reduce_twice() grid [1] threads [32, 4] {
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.thread_allreduce' op thread dimension 'y' is listed twice}}
+  %s = tile.thread_allreduce add %v across(y, y) : f32
+}
+
+// -----
+
+tile.kernel @reduce_missing_dim() grid [1] threads [2, 32] {
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.thread_allreduce' op thread dimension 'z' does not exist: the kernel's thread block is 2-D (threads [2, 32])}}
+  %s = tile.thread_allreduce add %v across(z) : f32
+}
+
+// -----
+
+tile.kernel @reduce_no_dims() grid [1] threads [32] {
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.thread_allreduce' op needs at least one thread dimension to reduce across}}
+  %s = "tile.thread_allreduce"(%v) <{kind = #tile<reduce add>, dims = []}> : (f32) -> f32
+}
+
+// -----
+
+tile.kernel @reduce_bitwise_float() grid [1] threads [32] {
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.thread_allreduce' op 'and' reduction needs an i32 value, got 'f32'}}
+  %s = tile.thread_allreduce and %v across(x) : f32
+}
+
+// -----
+
+tile.kernel @reduce_f64() grid [1] threads [32] {
+  %v = arith.constant 1.0 : f64
+  // expected-error @+1 {{'tile.thread_allreduce' op unsupported type 'f64'; thread_allreduce supports f16, bf16, f32 and i32}}
+  %s = tile.thread_allreduce add %v across(x) : f64
+}
+
+// -----
+
+tile.kernel @reduce_bad_kind() grid [1] threads [32] {
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{expected a reduction operator (add, mul, max, min, and, or, xor), got 'sum'}}
+  %s = tile.thread_allreduce sum %v across(x) : f32
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.warp_specialize
+//===----------------------------------------------------------------------===//
+
+tile.kernel @ws_zero_stages() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.warp_specialize' op stages must be at least 1, got 0}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 0
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_partial_warp_group() grid [1] threads [224] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.warp_specialize' op producer threads (96) must be a whole number of warp groups (a positive multiple of 128)}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      producer(%k, %s) threads 96 {
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_thread_total() grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.warp_specialize' op producer (128) and consumer (128) threads add up to 256, but the kernel's block has 384 threads}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_bad_regs() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.warp_specialize' op consumer regs (244) must be a multiple of 8 in [24, 256] (setmaxnreg)}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      producer(%k, %s) threads 128 regs 24 {
+  } consumer(%k, %s) threads 128 regs 244 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_register_budget() grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.warp_specialize' op producer and consumer need 98304 registers, more than the 65536 of an SM}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      producer(%k, %s) threads 128 regs 256 {
+  } consumer(%k, %s) threads 256 regs 256 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_buffer_stages() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tile.alloc_shared : memref<3x128xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.warp_specialize' op buffer #0 'memref<3x128xf16, #gpu.address_space<workgroup>>' must have one slice per stage: its leading dimension must be 2}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      buffers(%b : memref<3x128xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_buffer_global(%g: memref<2x128xf16>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.warp_specialize' op buffer #0 must be in shared memory, got 'memref<2x128xf16>'}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      buffers(%g : memref<2x128xf16>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_nested() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      producer(%k, %s) threads 128 {
+    // expected-error @+1 {{'tile.warp_specialize' op cannot be nested in another 'tile.warp_specialize'}}
+    tile.warp_specialize %c0 to %c1 step %c1 stages 1
+        producer(%k2, %s2) threads 128 {
+    } consumer(%k2, %s2) threads 128 {
+    }
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_region_arguments() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.warp_specialize' op consumer region must take two index arguments: the iteration and the stage}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      producer(%k, %s) threads 128 {
+  } consumer(%k) threads 128 {
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.print
+//===----------------------------------------------------------------------===//
+
+tile.kernel @print_placeholders() grid [1] threads [32] {
+  %tx = tile.thread_id x
+  // expected-error @+1 {{'tile.print' op format has 2 '{}' placeholder(s) but 1 value(s) are given}}
+  tile.print "{} and {}" %tx : index
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Reference implementations
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{'tile.kernel' op reference @missing does not exist}}
+tile.kernel @missing_reference(%a: memref<4xf32>) grid [1] threads [32] attributes {reference = @missing} {
+}
+
+// -----
+
+func.func @ref(%a: memref<8xf32>) {
+  return
+}
+// expected-error @+1 {{'tile.kernel' op reference @ref must take the kernel's argument types ((memref<4xf32>) -> () vs (memref<8xf32>) -> ())}}
+tile.kernel @reference_types(%a: memref<4xf32>) grid [1] threads [32] attributes {reference = @ref} {
+}
+
+// -----
+
+func.func @ref(%a: memref<4xf32>) -> f32 {
+  %f = arith.constant 0.0 : f32
+  return %f : f32
+}
+// expected-error @+1 {{'tile.kernel' op reference @ref must return nothing and write its outputs to its memref arguments}}
+tile.kernel @reference_results(%a: memref<4xf32>) grid [1] threads [32] attributes {reference = @ref} {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op cannot be its own reference}}
+tile.kernel @self(%a: memref<4xf32>) grid [1] threads [32] attributes {reference = @self} {
+}
+
+// -----
+
+memref.global @ref : memref<4xf32>
+// expected-error @+1 {{'tile.kernel' op reference @ref must be a 'func.func' or a 'tile.kernel', got 'memref.global'}}
+tile.kernel @reference_kind(%a: memref<4xf32>) grid [1] threads [32] attributes {reference = @ref} {
+}
