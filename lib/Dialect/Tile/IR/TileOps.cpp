@@ -1161,7 +1161,7 @@ LogicalResult WarpSpecializeOp::verify() {
     if (getMemorySpace(type) != MemorySpace::Shared)
       return emitOpError("buffer #")
              << index << " must be in shared memory, got " << type;
-    if (type.getRank() < 1 || type.getDimSize(0) != getStages())
+    if (type.getRank() < 1 || type.getDimSize(0) != static_cast<int64_t>(getStages()))
       return emitOpError("buffer #")
              << index << " " << type << " must have one slice per stage: "
              << "its leading dimension must be " << getStages();
