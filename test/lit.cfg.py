@@ -3,6 +3,7 @@
 # examples/ (every example kernel carries its own RUN lines).
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -26,3 +27,13 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 tools = ["tile-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas assembles the PTX of every example. CI must have it (CUDA is
+# installed there); elsewhere, tests that need it are reported unsupported.
+ptxas = shutil.which("ptxas") or shutil.which("ptxas", path="/usr/local/cuda/bin")
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+elif os.environ.get("CI"):
+    lit_config.fatal("ptxas not found: CI must assemble the generated PTX "
+                     "(install CUDA under /usr/local/cuda)")

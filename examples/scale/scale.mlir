@@ -1,4 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
 // The first kernel of the README: x *= alpha over a vector of any length.
 // CHECK-LABEL: tile.kernel @scale

@@ -1,0 +1,23 @@
+//===- Passes.h - Transformations of tile kernels ---------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_PASSES_H
+#define TILE_DIALECT_TILE_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+namespace mlir::tile {
+
+#define GEN_PASS_DECL
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_H

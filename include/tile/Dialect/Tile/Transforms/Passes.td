@@ -1,0 +1,57 @@
+//===- Passes.td - Transformations of tile kernels ---------*- tablegen -*-===//
+//
+// Every pass of the tile dialect, in alphabetical order of flag.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
+#define TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileLowerTileOps : Pass<"tile-lower-tile-ops", "::mlir::tile::KernelOp"> {
+  let summary = "Lower collective tile ops and tile loops to thread-level loops";
+  let description = [{
+    Distributes the work of the collective ops over the block's threads and
+    turns the tile loops into `scf.for`:
+
+    - `tile.parallel`, `tile.copy`, and `tile.fill` / `tile.clear` of shared
+      or global memory become a loop over the iteration space linearized
+      innermost-first, strided by the block size and started at the linear
+      thread index, so consecutive threads touch consecutive elements
+      (coalesced). The loop's trip count is uniform; a tail is guarded.
+    - `tile.copy` moves chunks of up to 16 bytes: each chunk is a
+      `tile.vectorized` loop, which `tile-vectorize` turns into one vector
+      access when it proves contiguity and alignment. Chunks that may cross
+      the bounds of an operand are copied element by element instead, with
+      out-of-bounds source elements read as zero and out-of-bounds target
+      elements skipped; the bounds test is omitted where the index analysis
+      proves the tile in bounds.
+    - `tile.fill` / `tile.clear` of a per-thread buffer become per-thread
+      stores with constant indices.
+    - `tile.serial` becomes `scf.for`; `tile.unroll` becomes `scf.for`, then
+      is unrolled completely; `tile.pipelined` becomes `scf.for` with a remark
+      when it asks for more than one stage (software pipelining is done by a
+      later pass). `tile.vectorized` is left to `tile-vectorize`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def TileWritePTX : Pass<"tile-write-ptx", "::mlir::ModuleOp"> {
+  let summary = "Write the PTX of every gpu.binary to a file";
+  let description = [{
+    Writes the PTX held by the `gpu.binary` ops of the module (produced by
+    `gpu-module-to-binary{format=isa}`) to `output`, one after the other;
+    `-` writes to standard output. Fails when no PTX object is found.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", "\"-\"",
+           "File that receives the PTX ('-' for standard output)">
+  ];
+}
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD

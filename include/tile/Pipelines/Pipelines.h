@@ -1,0 +1,56 @@
+//===- Pipelines.h - The tile-to-ptx pipeline and its C++ API ---*- C++ -*-===//
+
+#ifndef TILE_PIPELINES_PIPELINES_H
+#define TILE_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir::tile {
+
+/// Options of the `tile-to-ptx` pipeline.
+struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target GPU architecture"),
+                           llvm::cl::init("sm_90a")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (the PTX ISA version, e.g. +ptx86)"),
+      llvm::cl::init("+ptx86")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level (0-3)"),
+                            llvm::cl::init(3)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose libdevice is linked when math "
+                     "functions need it (default: $CUDA_HOME, else "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
+  Option<std::string> ptxOutput{
+      *this, "ptx-output",
+      llvm::cl::desc("Also write the PTX to this file ('-': standard output)"),
+      llvm::cl::init("")};
+};
+
+/// Adds the passes that lower a module of tile kernels to a gpu.binary
+/// holding PTX, and a host launcher per kernel.
+void buildTileToPTXPipeline(OpPassManager &pm,
+                            const TileToPTXOptions &options);
+
+/// Registers `tile-to-ptx` with the pass registry.
+void registerTileToPTXPipeline();
+
+/// Returns the PTX held by the gpu.binary ops of `module`.
+std::string getPTX(ModuleOp module);
+
+/// Lowers `module` in place with the pipeline and returns the PTX of its
+/// kernels. Diagnostics go to the context's handler.
+FailureOr<std::string> compileToPTX(ModuleOp module,
+                                    const TileToPTXOptions &options);
+
+} // namespace mlir::tile
+
+#endif // TILE_PIPELINES_PIPELINES_H

@@ -1,0 +1,298 @@
+//===- IndexAnalysis.cpp - Ranges and divisors of index values ------------===//
+
+#include "tile/Dialect/Tile/Analysis/IndexAnalysis.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr int64_t kMaxDivisor = int64_t(1) << 30;
+/// Expressions deeper than this are not analyzed (keeps queries cheap).
+static constexpr unsigned kMaxDepth = 32;
+
+using OptRange = std::optional<IndexRange>;
+
+static OptRange rangeOf(Value value, unsigned depth);
+
+static OptRange add(OptRange a, OptRange b) {
+  if (!a || !b)
+    return std::nullopt;
+  return IndexRange{a->lower + b->lower, a->upper + b->upper};
+}
+
+static OptRange mul(OptRange a, OptRange b) {
+  if (!a || !b)
+    return std::nullopt;
+  int64_t products[] = {a->lower * b->lower, a->lower * b->upper,
+                        a->upper * b->lower, a->upper * b->upper};
+  return IndexRange{*llvm::min_element(products),
+                    *llvm::max_element(products)};
+}
+
+/// Range of a non-negative value divided (rounding down or up) by a positive
+/// constant.
+static OptRange divide(OptRange a, OptRange divisor, bool roundUp) {
+  if (!a || !divisor || divisor->lower != divisor->upper ||
+      divisor->lower <= 0 || a->lower < 0)
+    return std::nullopt;
+  int64_t d = divisor->lower;
+  if (roundUp)
+    return IndexRange{llvm::divideCeil(a->lower, d),
+                      llvm::divideCeil(a->upper, d)};
+  return IndexRange{a->lower / d, a->upper / d};
+}
+
+static OptRange remainder(OptRange a, OptRange divisor) {
+  if (!a || !divisor || divisor->lower != divisor->upper ||
+      divisor->lower <= 0 || a->lower < 0)
+    return std::nullopt;
+  if (a->upper < divisor->lower)
+    return a;
+  return IndexRange{0, divisor->lower - 1};
+}
+
+static OptRange affineRange(AffineExpr expr, ArrayRef<OptRange> dims,
+                            ArrayRef<OptRange> symbols) {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant: {
+    int64_t c = cast<AffineConstantExpr>(expr).getValue();
+    return IndexRange{c, c};
+  }
+  case AffineExprKind::DimId:
+    return dims[cast<AffineDimExpr>(expr).getPosition()];
+  case AffineExprKind::SymbolId:
+    return symbols[cast<AffineSymbolExpr>(expr).getPosition()];
+  default:
+    break;
+  }
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  OptRange lhs = affineRange(binary.getLHS(), dims, symbols);
+  OptRange rhs = affineRange(binary.getRHS(), dims, symbols);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return add(lhs, rhs);
+  case AffineExprKind::Mul:
+    return mul(lhs, rhs);
+  case AffineExprKind::FloorDiv:
+    return divide(lhs, rhs, /*roundUp=*/false);
+  case AffineExprKind::CeilDiv:
+    return divide(lhs, rhs, /*roundUp=*/true);
+  case AffineExprKind::Mod:
+    return remainder(lhs, rhs);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Range of the induction variable of a loop from `lb` to `ub` (exclusive).
+static OptRange inductionRange(Value lb, Value ub, unsigned depth) {
+  OptRange lower = rangeOf(lb, depth + 1);
+  OptRange upper = rangeOf(ub, depth + 1);
+  if (!lower || !upper)
+    return std::nullopt;
+  return IndexRange{lower->lower, std::max(lower->lower, upper->upper - 1)};
+}
+
+static OptRange blockArgumentRange(BlockArgument arg, unsigned depth) {
+  Operation *owner = arg.getOwner()->getParentOp();
+  if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
+    if (arg != forOp.getInductionVar())
+      return std::nullopt;
+    return inductionRange(forOp.getLowerBound(), forOp.getUpperBound(), depth);
+  }
+  if (auto parallel = dyn_cast<ParallelOp>(owner))
+    return IndexRange{0, parallel.getExtents()[arg.getArgNumber()] - 1};
+  if (auto loop = dyn_cast<LoopLikeOpInterface>(owner)) {
+    std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
+    std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds();
+    std::optional<SmallVector<OpFoldResult>> ubs = loop.getLoopUpperBounds();
+    if (!ivs || !lbs || !ubs || ivs->size() != 1 || (*ivs)[0] != arg)
+      return std::nullopt;
+    auto lb = dyn_cast<Value>((*lbs)[0]);
+    auto ub = dyn_cast<Value>((*ubs)[0]);
+    if (!lb || !ub)
+      return std::nullopt;
+    return inductionRange(lb, ub, depth);
+  }
+  return std::nullopt;
+}
+
+static OptRange rangeOf(Value value, unsigned depth) {
+  if (depth > kMaxDepth)
+    return std::nullopt;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return IndexRange{constant.getSExtValue(), constant.getSExtValue()};
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return blockArgumentRange(arg, depth);
+  Operation *op = value.getDefiningOp();
+  auto operand = [&](unsigned i) { return rangeOf(op->getOperand(i), depth + 1); };
+  return llvm::TypeSwitch<Operation *, OptRange>(op)
+      .Case<ThreadIdOp>([](ThreadIdOp op) -> OptRange {
+        auto kernel = op->getParentOfType<KernelOp>();
+        if (!kernel)
+          return std::nullopt;
+        return IndexRange{0, kernel.getThreadExtent(op.getDim()) - 1};
+      })
+      .Case<BlockIdOp>([](BlockIdOp op) -> OptRange {
+        auto kernel = op->getParentOfType<KernelOp>();
+        if (!kernel)
+          return std::nullopt;
+        ArrayRef<int64_t> grid = kernel.getGrid();
+        auto index = static_cast<size_t>(op.getDim());
+        if (index >= grid.size())
+          return IndexRange{0, 0};
+        if (ShapedType::isDynamic(grid[index]))
+          return std::nullopt;
+        return IndexRange{0, grid[index] - 1};
+      })
+      .Case<arith::AddIOp>([&](auto) { return add(operand(0), operand(1)); })
+      .Case<arith::SubIOp>([&](auto) {
+        return add(operand(0), mul(operand(1), IndexRange{-1, -1}));
+      })
+      .Case<arith::MulIOp>([&](auto) { return mul(operand(0), operand(1)); })
+      .Case<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>([&](auto) {
+        return divide(operand(0), operand(1), /*roundUp=*/false);
+      })
+      .Case<arith::CeilDivUIOp, arith::CeilDivSIOp>([&](auto) {
+        return divide(operand(0), operand(1), /*roundUp=*/true);
+      })
+      .Case<arith::RemUIOp, arith::RemSIOp>(
+          [&](auto) { return remainder(operand(0), operand(1)); })
+      .Case<arith::MinSIOp, arith::MinUIOp>([&](auto) -> OptRange {
+        OptRange a = operand(0), b = operand(1);
+        if (!a || !b)
+          return std::nullopt;
+        return IndexRange{std::min(a->lower, b->lower),
+                          std::min(a->upper, b->upper)};
+      })
+      .Case<arith::MaxSIOp, arith::MaxUIOp>([&](auto) -> OptRange {
+        OptRange a = operand(0), b = operand(1);
+        if (!a || !b)
+          return std::nullopt;
+        return IndexRange{std::max(a->lower, b->lower),
+                          std::max(a->upper, b->upper)};
+      })
+      .Case<arith::IndexCastOp, arith::IndexCastUIOp>(
+          [&](auto) { return operand(0); })
+      .Case<affine::AffineApplyOp>([&](affine::AffineApplyOp apply) {
+        AffineMap map = apply.getAffineMap();
+        SmallVector<OptRange> dims, symbols;
+        for (Value v : apply.getDimOperands())
+          dims.push_back(rangeOf(v, depth + 1));
+        for (Value v : apply.getSymbolOperands())
+          symbols.push_back(rangeOf(v, depth + 1));
+        return affineRange(map.getResult(0), dims, symbols);
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<IndexRange> tile::getIndexRange(Value value) {
+  return rangeOf(value, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Divisors
+//===----------------------------------------------------------------------===//
+
+static int64_t powerOfTwoFactor(int64_t value) {
+  if (value == 0)
+    return kMaxDivisor;
+  return std::min<int64_t>(kMaxDivisor,
+                           int64_t(1) << llvm::countr_zero(
+                               static_cast<uint64_t>(value)));
+}
+
+static int64_t divisorOf(Value value, unsigned depth);
+
+static int64_t affineDivisor(AffineExpr expr, ArrayRef<int64_t> dims,
+                             ArrayRef<int64_t> symbols) {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant:
+    return powerOfTwoFactor(cast<AffineConstantExpr>(expr).getValue());
+  case AffineExprKind::DimId:
+    return dims[cast<AffineDimExpr>(expr).getPosition()];
+  case AffineExprKind::SymbolId:
+    return symbols[cast<AffineSymbolExpr>(expr).getPosition()];
+  case AffineExprKind::Add: {
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    return std::min(affineDivisor(binary.getLHS(), dims, symbols),
+                    affineDivisor(binary.getRHS(), dims, symbols));
+  }
+  case AffineExprKind::Mul: {
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    return std::min(kMaxDivisor,
+                    affineDivisor(binary.getLHS(), dims, symbols) *
+                        affineDivisor(binary.getRHS(), dims, symbols));
+  }
+  default:
+    return 1;
+  }
+}
+
+static int64_t divisorOf(Value value, unsigned depth) {
+  if (depth > kMaxDepth)
+    return 1;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return powerOfTwoFactor(constant.getSExtValue());
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // An induction variable is a multiple of the gcd of its start and step.
+    auto loop = dyn_cast<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
+    if (!loop)
+      return 1;
+    std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
+    std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds();
+    std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
+    if (!ivs || !lbs || !steps)
+      return 1;
+    for (auto [iv, lb, step] : llvm::zip(*ivs, *lbs, *steps)) {
+      if (iv != arg)
+        continue;
+      auto lbValue = dyn_cast<Value>(lb);
+      auto stepValue = dyn_cast<Value>(step);
+      if (!lbValue || !stepValue)
+        return 1;
+      return std::min(divisorOf(lbValue, depth + 1),
+                      divisorOf(stepValue, depth + 1));
+    }
+    return 1;
+  }
+  Operation *op = value.getDefiningOp();
+  auto operand = [&](unsigned i) {
+    return divisorOf(op->getOperand(i), depth + 1);
+  };
+  return llvm::TypeSwitch<Operation *, int64_t>(op)
+      .Case<arith::AddIOp, arith::SubIOp>(
+          [&](auto) { return std::min(operand(0), operand(1)); })
+      .Case<arith::MulIOp>([&](auto) {
+        return std::min(kMaxDivisor, operand(0) * operand(1));
+      })
+      .Case<arith::ShLIOp>([&](auto) -> int64_t {
+        APInt shift;
+        if (!matchPattern(op->getOperand(1), m_ConstantInt(&shift)) ||
+            shift.getZExtValue() >= 30)
+          return operand(0);
+        return std::min(kMaxDivisor, operand(0) << shift.getZExtValue());
+      })
+      .Case<arith::IndexCastOp, arith::IndexCastUIOp>(
+          [&](auto) { return operand(0); })
+      .Case<affine::AffineApplyOp>([&](affine::AffineApplyOp apply) {
+        SmallVector<int64_t> dims, symbols;
+        for (Value v : apply.getDimOperands())
+          dims.push_back(divisorOf(v, depth + 1));
+        for (Value v : apply.getSymbolOperands())
+          symbols.push_back(divisorOf(v, depth + 1));
+        return affineDivisor(apply.getAffineMap().getResult(0), dims, symbols);
+      })
+      .Default([](Operation *) { return int64_t(1); });
+}
+
+int64_t tile::getKnownDivisor(Value value) { return divisorOf(value, 0); }

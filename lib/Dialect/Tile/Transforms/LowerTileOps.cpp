@@ -1,0 +1,439 @@
+//===- LowerTileOps.cpp - Collective ops and loops to thread level --------===//
+//
+// Rewrites collective tile ops into loops over their elements spread over the
+// block's threads, and tile loops into scf.for. See Passes.td for the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "tile/Dialect/Tile/Analysis/IndexAnalysis.h"
+#include "tile/Dialect/Tile/Transforms/Distribution.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-lower-tile-ops"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILELOWERTILEOPS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Widest vector access, in bytes.
+static constexpr int64_t kMaxVectorBytes = 16;
+/// Marks an scf.for that came from tile.unroll and is unrolled at the end.
+static constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
+
+/// Returns the number of elements of a chunk: the largest power of two whose
+/// bytes fit a vector access and that divides the innermost extent.
+static int64_t getChunkElements(Type elementType, int64_t innermostExtent) {
+  if (!elementType.isIntOrIndexOrFloat() || elementType.isIndex())
+    return 1;
+  int64_t bytes = llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+  int64_t elements = std::max<int64_t>(1, kMaxVectorBytes / bytes);
+  while (elements > 1 && innermostExtent % elements != 0)
+    elements /= 2;
+  return elements;
+}
+
+/// Returns true when the tile of `shape` at `offsets` lies inside `type` for
+/// every value the offsets can take.
+static bool isProvablyInBounds(MemRefType type, ValueRange offsets,
+                               ArrayRef<int64_t> shape) {
+  for (auto [dim, offset] : llvm::enumerate(offsets)) {
+    if (type.isDynamicDim(dim))
+      return false;
+    std::optional<IndexRange> range = getIndexRange(offset);
+    if (!range || range->lower < 0 ||
+        range->upper + shape[dim] > type.getDimSize(dim))
+      return false;
+  }
+  return true;
+}
+
+/// Returns `offsets[d] + indices[d]`, or `indices` when there are no offsets.
+static SmallVector<Value> addOffsets(OpBuilder &builder, Location loc,
+                                     ValueRange offsets, ValueRange indices) {
+  if (offsets.empty())
+    return llvm::to_vector(indices);
+  SmallVector<Value> sums;
+  for (auto [offset, index] : llvm::zip(offsets, indices))
+    sums.push_back(arith::AddIOp::create(builder, loc, offset, index));
+  return sums;
+}
+
+/// Returns the condition that `indices`, and the `extent - 1` elements after
+/// the last one, lie inside `memref`.
+static Value buildInBounds(OpBuilder &builder, Location loc, Value memref,
+                           ValueRange indices, int64_t innermostExtent) {
+  Value inBounds;
+  auto both = [&](Value condition) {
+    inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds,
+                                                condition)
+                              .getResult()
+                        : condition;
+  };
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    Value size = memref::DimOp::create(builder, loc, memref, dim);
+    // `index < size` also rejects indices that wrapped below zero.
+    both(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
+                               size));
+    if (dim + 1 == indices.size() && innermostExtent > 1) {
+      Value last = arith::AddIOp::create(
+          builder, loc, index,
+          arith::ConstantIndexOp::create(builder, loc, innermostExtent));
+      both(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, last,
+                                 size));
+    }
+  }
+  return inBounds;
+}
+
+/// Replaces the innermost index by `index + offset`.
+static SmallVector<Value> shiftInnermost(OpBuilder &builder, Location loc,
+                                         ValueRange indices, Value offset) {
+  SmallVector<Value> shifted(indices);
+  shifted.back() = arith::AddIOp::create(builder, loc, shifted.back(), offset);
+  return shifted;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+/// Moves the body of a range loop into an scf.for.
+template <typename LoopOp>
+static scf::ForOp replaceWithScfFor(LoopOp op, PatternRewriter &rewriter) {
+  auto loop = scf::ForOp::create(rewriter, op.getLoc(), op.getLowerBound(),
+                                 op.getUpperBound(), op.getStep());
+  Block *body = &op.getBody().front();
+  Operation *yield = body->getTerminator();
+  rewriter.inlineBlockBefore(body, loop.getBody()->getTerminator(),
+                             {loop.getInductionVar()});
+  rewriter.eraseOp(yield);
+  loop->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.eraseOp(op);
+  return loop;
+}
+
+struct SerialLowering : OpRewritePattern<SerialOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SerialOp op,
+                                PatternRewriter &rewriter) const override {
+    replaceWithScfFor(op, rewriter);
+    return success();
+  }
+};
+
+struct UnrollLowering : OpRewritePattern<UnrollOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(UnrollOp op,
+                                PatternRewriter &rewriter) const override {
+    scf::ForOp loop = replaceWithScfFor(op, rewriter);
+    loop->setAttr(kUnrollAttr, rewriter.getUnitAttr());
+    return success();
+  }
+};
+
+struct PipelinedLowering : OpRewritePattern<PipelinedOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PipelinedOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getStages() > 1)
+      op.emitRemark("software pipelining is not implemented yet: the ")
+          << op.getStages() << "-stage loop runs as a serial loop";
+    replaceWithScfFor(op, rewriter);
+    return success();
+  }
+};
+
+struct ParallelLowering : OpRewritePattern<ParallelOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ParallelOp op,
+                                PatternRewriter &rewriter) const override {
+    auto kernel = op->getParentOfType<KernelOp>();
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> extents = op.getExtents();
+    int64_t count = 1;
+    for (int64_t extent : extents)
+      count *= extent;
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value linear = buildDistributedLoop(rewriter, loc, kernel, count);
+    SmallVector<Value> ivs = buildDelinearize(rewriter, loc, linear, extents);
+    Block *body = &op.getBody().front();
+    Operation *yield = body->getTerminator();
+    rewriter.inlineBlockBefore(body, rewriter.getInsertionBlock(),
+                               rewriter.getInsertionPoint(), ivs);
+    rewriter.eraseOp(yield);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Copies and fills
+//===----------------------------------------------------------------------===//
+
+struct CopyLowering : OpRewritePattern<CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto kernel = op->getParentOfType<KernelOp>();
+    MemRefType sourceType = op.getSource().getType();
+    MemRefType targetType = op.getTarget().getType();
+    SmallVector<int64_t> shape = op.getTileShape();
+    int64_t chunk = getChunkElements(sourceType.getElementType(), shape.back());
+    SmallVector<int64_t> chunks(shape);
+    chunks.back() /= chunk;
+    int64_t count = 1;
+    for (int64_t extent : chunks)
+      count *= extent;
+
+    bool checkSource =
+        !op.getSourceIndices().empty() &&
+        !isProvablyInBounds(sourceType, op.getSourceIndices(), shape);
+    bool checkTarget =
+        !op.getTargetIndices().empty() &&
+        !isProvablyInBounds(targetType, op.getTargetIndices(), shape);
+    LLVM_DEBUG(llvm::dbgs() << "copy " << op << ": " << count << " chunks of "
+                            << chunk << ", bounds tests: " << checkSource
+                            << checkTarget << "\n");
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value linear = op.isCollective()
+                       ? buildDistributedLoop(rewriter, loc, kernel, count)
+                       : buildSerialLoop(rewriter, loc, count);
+    SmallVector<Value> indices =
+        buildDelinearize(rewriter, loc, linear, chunks);
+    if (chunk > 1)
+      indices.back() = arith::MulIOp::create(
+          rewriter, loc, indices.back(),
+          arith::ConstantIndexOp::create(rewriter, loc, chunk));
+    SmallVector<Value> sourceIndices =
+        addOffsets(rewriter, loc, op.getSourceIndices(), indices);
+    SmallVector<Value> targetIndices =
+        addOffsets(rewriter, loc, op.getTargetIndices(), indices);
+
+    if (!checkSource && !checkTarget) {
+      buildChunkCopy(rewriter, loc, op, sourceIndices, targetIndices, chunk);
+    } else {
+      Value inBounds;
+      if (checkSource)
+        inBounds = buildInBounds(rewriter, loc, op.getSource(), sourceIndices,
+                                 chunk);
+      if (checkTarget) {
+        Value target = buildInBounds(rewriter, loc, op.getTarget(),
+                                     targetIndices, chunk);
+        inBounds = inBounds ? arith::AndIOp::create(rewriter, loc, inBounds,
+                                                    target)
+                                  .getResult()
+                            : target;
+      }
+      auto branch = scf::IfOp::create(rewriter, loc, inBounds,
+                                      /*withElseRegion=*/true);
+      rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+      buildChunkCopy(rewriter, loc, op, sourceIndices, targetIndices, chunk);
+      rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+      buildGuardedElementCopy(rewriter, loc, op, sourceIndices, targetIndices,
+                              chunk, checkSource, checkTarget);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// Copies `chunk` consecutive elements with a `tile.vectorized` loop.
+  static void buildChunkCopy(PatternRewriter &rewriter, Location loc,
+                             CopyOp op, ValueRange sourceIndices,
+                             ValueRange targetIndices, int64_t chunk) {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value size = arith::ConstantIndexOp::create(rewriter, loc, chunk);
+    auto loop = VectorizedOp::create(rewriter, loc, zero, size, one);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loop.getBody().front().getTerminator());
+    Value element = loop.getInductionVar();
+    Value value = memref::LoadOp::create(
+        rewriter, loc, op.getSource(),
+        shiftInnermost(rewriter, loc, sourceIndices, element));
+    memref::StoreOp::create(
+        rewriter, loc, value, op.getTarget(),
+        shiftInnermost(rewriter, loc, targetIndices, element));
+  }
+
+  /// Copies a chunk that may cross a bound element by element: source
+  /// elements outside the source read as zero, target elements outside the
+  /// target are skipped.
+  static void buildGuardedElementCopy(PatternRewriter &rewriter, Location loc,
+                                      CopyOp op, ValueRange sourceIndices,
+                                      ValueRange targetIndices, int64_t chunk,
+                                      bool checkSource, bool checkTarget) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value element = buildSerialLoop(rewriter, loc, chunk);
+    SmallVector<Value> source =
+        shiftInnermost(rewriter, loc, sourceIndices, element);
+    SmallVector<Value> target =
+        shiftInnermost(rewriter, loc, targetIndices, element);
+    Type elementType = op.getSource().getType().getElementType();
+    Value value;
+    if (checkSource) {
+      Value inside =
+          buildInBounds(rewriter, loc, op.getSource(), source, /*extent=*/1);
+      auto read = scf::IfOp::create(rewriter, loc, elementType, inside,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard branchGuard(rewriter);
+        rewriter.setInsertionPointToStart(read.thenBlock());
+        scf::YieldOp::create(
+            rewriter, loc,
+            memref::LoadOp::create(rewriter, loc, op.getSource(), source)
+                .getResult());
+        rewriter.setInsertionPointToStart(read.elseBlock());
+        scf::YieldOp::create(
+            rewriter, loc,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getZeroAttr(elementType))
+                .getResult());
+      }
+      value = read.getResult(0);
+    } else {
+      value = memref::LoadOp::create(rewriter, loc, op.getSource(), source);
+    }
+    if (checkTarget) {
+      Value inside =
+          buildInBounds(rewriter, loc, op.getTarget(), target, /*extent=*/1);
+      auto write = scf::IfOp::create(rewriter, loc, inside,
+                                     /*withElseRegion=*/false);
+      rewriter.setInsertionPoint(write.thenBlock()->getTerminator());
+    }
+    memref::StoreOp::create(rewriter, loc, value, op.getTarget(), target);
+  }
+};
+
+/// Writes `value` to every element of `buffer`: spread over the block for
+/// shared or global memory, with constant indices in a per-thread buffer.
+static void lowerFill(Operation *op, Value buffer, Value value,
+                      bool collective, PatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  auto type = cast<MemRefType>(buffer.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (!collective) {
+    // Per-thread buffers live in registers only with constant indices.
+    SmallVector<int64_t> strides = computeStrides(shape);
+    for (int64_t linear = 0, e = type.getNumElements(); linear < e; ++linear) {
+      SmallVector<Value> indices;
+      for (int64_t index : delinearize(linear, strides))
+        indices.push_back(arith::ConstantIndexOp::create(rewriter, loc, index));
+      memref::StoreOp::create(rewriter, loc, value, buffer, indices);
+    }
+    return;
+  }
+  int64_t chunk = getChunkElements(type.getElementType(), shape.back());
+  SmallVector<int64_t> chunks(shape);
+  chunks.back() /= chunk;
+  int64_t count = type.getNumElements() / chunk;
+  Value linear = buildDistributedLoop(
+      rewriter, loc, op->getParentOfType<KernelOp>(), count);
+  SmallVector<Value> indices = buildDelinearize(rewriter, loc, linear, chunks);
+  if (chunk > 1)
+    indices.back() = arith::MulIOp::create(
+        rewriter, loc, indices.back(),
+        arith::ConstantIndexOp::create(rewriter, loc, chunk));
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value size = arith::ConstantIndexOp::create(rewriter, loc, chunk);
+  auto loop = VectorizedOp::create(rewriter, loc, zero, size, one);
+  rewriter.setInsertionPoint(loop.getBody().front().getTerminator());
+  memref::StoreOp::create(
+      rewriter, loc, value, buffer,
+      shiftInnermost(rewriter, loc, indices, loop.getInductionVar()));
+}
+
+struct FillLowering : OpRewritePattern<FillOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(FillOp op,
+                                PatternRewriter &rewriter) const override {
+    lowerFill(op, op.getBuffer(), op.getValue(), op.isCollective(), rewriter);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ClearLowering : OpRewritePattern<ClearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ClearOp op,
+                                PatternRewriter &rewriter) const override {
+    Type elementType = op.getBuffer().getType().getElementType();
+    Value zero = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                           rewriter.getZeroAttr(elementType));
+    lowerFill(op, op.getBuffer(), zero, op.isCollective(), rewriter);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+/// Replaces a loop with constant bounds by copies of its body, one per
+/// iteration. (SCF's loopUnrollFull cannot be used here: its header declares
+/// a function `mlir::tile` that clashes with this project's namespace.)
+static LogicalResult unrollFully(scf::ForOp loop) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step <= 0 || loop.getNumResults() != 0)
+    return failure();
+  OpBuilder builder(loop);
+  Block *body = loop.getBody();
+  for (int64_t iv = *lower; iv < *upper; iv += *step) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(),
+                arith::ConstantIndexOp::create(builder, loop.getLoc(), iv)
+                    .getResult());
+    for (Operation &op : body->without_terminator())
+      builder.clone(op, mapping);
+  }
+  loop.erase();
+  return success();
+}
+
+struct TileLowerTileOpsPass
+    : tile::impl::TileLowerTileOpsBase<TileLowerTileOpsPass> {
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SerialLowering, UnrollLowering, PipelinedLowering,
+                 ParallelLowering, CopyLowering, FillLowering, ClearLowering>(
+        &getContext());
+    walkAndApplyPatterns(kernel, std::move(patterns));
+
+    // Unroll the loops of tile.unroll, innermost first.
+    SmallVector<scf::ForOp> toUnroll;
+    kernel.getBody().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kUnrollAttr))
+        toUnroll.push_back(loop);
+    });
+    for (scf::ForOp loop : toUnroll) {
+      loop->removeAttr(kUnrollAttr);
+      if (failed(unrollFully(loop))) {
+        loop.emitError("failed to unroll the loop of a 'tile.unroll'");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace

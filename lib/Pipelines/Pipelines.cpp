@@ -1,0 +1,101 @@
+//===- Pipelines.cpp - The tile-to-ptx pipeline and its C++ API -----------===//
+
+#include "tile/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// The CUDA toolkit whose libdevice gets linked: the option, $CUDA_HOME, or
+/// /usr/local/cuda when it exists. Empty when none is found.
+static std::string findCudaPath(const TileToPTXOptions &options) {
+  if (!options.cudaPath.empty())
+    return options.cudaPath;
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
+    return *home;
+  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    return "/usr/local/cuda";
+  return "";
+}
+
+void tile::buildTileToPTXPipeline(OpPassManager &pm,
+                                  const TileToPTXOptions &options) {
+  // Tile level, per kernel.
+  OpPassManager &kernelPm = pm.nest<KernelOp>();
+  kernelPm.addPass(createTileLowerTileOps());
+  kernelPm.addPass(createCanonicalizerPass());
+  kernelPm.addPass(createCSEPass());
+
+  // Into the gpu dialect, then NVVM.
+  pm.addPass(createTileToGPU());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createLowerAffinePass());
+  gpuPm.addPass(arith::createArithExpandOpsPass());
+  gpuPm.addPass(memref::createExpandStridedMetadataPass());
+  gpuPm.addPass(createLowerAffinePass());
+  gpuPm.addPass(createConvertVectorToSCFPass());
+  gpuPm.addPass(createSCFToControlFlowPass());
+  gpuPm.addPass(createConvertNVGPUToNVVMPass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = 64;
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  gpuPm.addPass(createConvertNVVMToLLVMPass());
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  binary.toolkitPath = findCudaPath(options);
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (!options.ptxOutput.empty()) {
+    TileWritePTXOptions write;
+    write.output = options.ptxOutput;
+    pm.addPass(createTileWritePTX(write));
+  }
+}
+
+void tile::registerTileToPTXPipeline() {
+  PassPipelineRegistration<TileToPTXOptions>(
+      "tile-to-ptx",
+      "Lower tile kernels to PTX: tile passes, tile-to-gpu, NVVM, "
+      "gpu-module-to-binary{format=isa}",
+      buildTileToPTXPipeline);
+}
+
+FailureOr<std::string> tile::compileToPTX(ModuleOp module,
+                                          const TileToPTXOptions &options) {
+  PassManager pm(module->getName());
+  buildTileToPTXPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  std::string ptx = getPTX(module);
+  if (ptx.empty()) {
+    module.emitError("the module holds no kernel: no PTX was produced");
+    return failure();
+  }
+  return ptx;
+}
