@@ -3,6 +3,7 @@
 #include "tile/InitAll.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -28,6 +30,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -64,6 +67,16 @@ void mlir::tile::registerAllDialects(DialectRegistry &registry) {
 }
 
 void mlir::tile::registerAllPasses() {
+  // The upstream passes the pipeline uses, to run its steps one by one.
+  registerTransformsPasses();
+  registerGPUPasses();
+  registerConvertGpuOpsToNVVMOps();
+  registerConvertNVGPUToNVVMPass();
+  registerConvertNVVMToLLVMPass();
+  registerLowerAffinePass();
+  registerReconcileUnrealizedCastsPass();
+  registerSCFToControlFlowPass();
+
   registerTilePasses();
   registerTileConversionPasses();
   registerTileToPTXPipeline();

@@ -58,13 +58,13 @@ namespace {
 /// Replaces the kernel's shared buffers by globals of `gpuModule`, or by views
 /// of the dynamic shared memory when they exceed the static limit. Returns
 /// the dynamic shared memory size in bytes (0 when static).
-static int64_t placeSharedBuffers(KernelOp kernel, gpu::GPUModuleOp gpuModule,
+static int64_t placeSharedBuffers(KernelOp kernel, int64_t totalBytes,
+                                  gpu::GPUModuleOp gpuModule,
                                   gpu::GPUFuncOp func) {
   SmallVector<AllocSharedOp> allocs(func.getBody().getOps<AllocSharedOp>());
   if (allocs.empty())
     return 0;
   MLIRContext *context = kernel.getContext();
-  int64_t totalBytes = kernel.getStaticSharedMemoryBytes();
   OpBuilder builder(context);
 
   if (totalBytes <= kMaxStaticSharedMemoryBytes) {
@@ -186,10 +186,12 @@ static void outlineKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
     func->setAttr("tile.reference", reference);
 
   // The builder made an entry block; the kernel's body replaces it.
+  int64_t sharedBytes = kernel.getStaticSharedMemoryBytes();
   func.getBody().front().erase();
   func.getBody().takeBody(kernel.getBody());
 
-  int64_t dynamicSharedBytes = placeSharedBuffers(kernel, gpuModule, func);
+  int64_t dynamicSharedBytes =
+      placeSharedBuffers(kernel, sharedBytes, gpuModule, func);
   if (dynamicSharedBytes != 0)
     func->setAttr(kDynamicSharedMemoryAttr,
                   builder.getI64IntegerAttr(dynamicSharedBytes));

@@ -1,0 +1,97 @@
+// RUN: tile-opt %s -split-input-file --tile-to-gpu -verify-diagnostics | FileCheck %s
+
+// Indices, barriers, buffers, the gpu.func attributes and the launcher.
+// CHECK: module attributes {gpu.container_module}
+// CHECK-LABEL: func.func @indices
+// CHECK-SAME: (%[[A:.+]]: memref<64xindex>)
+// CHECK-SAME: attributes {tile.launcher}
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
+// CHECK: gpu.launch_func @tile_kernels::@indices blocks in (%[[C4]], %{{.*}}, %{{.*}}) threads in (%[[C32]], %[[C2]], %{{.*}}) args(%[[A]] : memref<64xindex>)
+// CHECK: gpu.module @tile_kernels {
+// CHECK: memref.global "private" @__shared_indices_0 : memref<64xf32, #gpu.address_space<workgroup>> {alignment = 128 : i64}
+// CHECK: gpu.func @indices(%{{.*}}: memref<64xindex>) kernel attributes {known_block_size = array<i32: 32, 2, 1>, known_grid_size = array<i32: 4, 1, 1>}
+// CHECK:   gpu.thread_id x
+// CHECK:   gpu.thread_id y
+// CHECK:   gpu.block_id x
+// CHECK:   gpu.grid_dim x
+// CHECK:   %[[S:.+]] = memref.get_global @__shared_indices_0
+// CHECK:   memref.alloca() : memref<4xf32>
+// CHECK:   %[[P:.+]] = memref.alloca() : memref<2xf32>
+// CHECK:   memref.memory_space_cast %[[P]] : memref<2xf32> to memref<2xf32, #gpu.address_space<private>>
+// CHECK:   gpu.barrier
+// CHECK:   arith.constant 32 : index
+// CHECK:   gpu.return
+tile.kernel @indices(%A: memref<64xindex>) grid [4] threads [32, 2] {
+  %tx = tile.thread_id x
+  %ty = tile.thread_id y
+  %bx = tile.block_id x
+  %nbx = tile.grid_dim x
+  %s = tile.alloc_shared {alignment = 128} : memref<64xf32, #gpu.address_space<workgroup>>
+  %l = tile.alloc_local : memref<4xf32>
+  %p = tile.alloc_local : memref<2xf32, #gpu.address_space<private>>
+  tile.barrier
+  %ntx = tile.block_dim x
+  %sum = arith.addi %ntx, %tx : index
+  memref.store %sum, %A[%tx] : memref<64xindex>
+}
+
+// -----
+
+// More than 48 KB of shared memory: views into dynamic shared memory at
+// aligned offsets, the size on the gpu.func and in the launch.
+// CHECK-LABEL: func.func @big_shared
+// CHECK: %[[BYTES:.+]] = arith.constant 65664 : i32
+// CHECK: gpu.launch_func @tile_kernels::@big_shared {{.*}} dynamic_shared_memory_size %[[BYTES]]
+// CHECK: gpu.func @big_shared() kernel attributes {{{.*}}tile.dynamic_shared_memory = 65664 : i64}
+// CHECK:   %[[BASE:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK:   %[[O0:.+]] = arith.constant 0 : index
+// CHECK:   memref.view %[[BASE]][%[[O0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16384xf32, #gpu.address_space<workgroup>>
+// CHECK:   %[[O1:.+]] = arith.constant 65536 : index
+// CHECK:   memref.view %[[BASE]][%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xf16, #gpu.address_space<workgroup>>
+// CHECK:   %[[O2:.+]] = arith.constant 65664 : index
+tile.kernel @big_shared() grid [1] threads [128] {
+  %a = tile.alloc_shared : memref<16384xf32, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared : memref<3xf16, #gpu.address_space<workgroup>>
+  %c = tile.alloc_shared {alignment = 128} : memref<0xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A dynamic grid: the grid_size region is evaluated in the launcher.
+// CHECK-LABEL: func.func @dynamic_grid
+// CHECK-SAME: (%[[X:.+]]: memref<?xf32>)
+// CHECK: %[[N:.+]] = memref.dim %[[X]]
+// CHECK: %[[G:.+]] = arith.ceildivui %[[N]]
+// CHECK: gpu.launch_func @tile_kernels::@dynamic_grid blocks in (%[[G]], %{{.*}}, %{{.*}})
+// CHECK: gpu.func @dynamic_grid
+// CHECK-NOT: known_grid_size
+// CHECK-SAME: {
+tile.kernel @dynamic_grid(%x: memref<?xf32>) grid [?] threads [256] {
+  %bx = tile.block_id x
+} grid_size {
+^bb0(%x: memref<?xf32>):
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %blocks = arith.ceildivui %n, %c256 : index
+  tile.yield %blocks : index
+}
+
+// -----
+
+// tile.print: block and thread first, one printf conversion per value.
+// CHECK-LABEL: gpu.func @print
+// CHECK: gpu.printf "[block (%d,%d,%d) thread (%d,%d,%d)] acc = %g at k = %lld, 100%% %d\0A"
+tile.kernel @print(%acc: f16, %k: index, %flag: i1) grid [1] threads [32] {
+  tile.print "acc = {} at k = {}, 100% {}" %acc, %k, %flag : f16, index, i1
+}
+
+// -----
+
+tile.kernel @unlowered(%A: memref<64xf32>) grid [1] threads [32] {
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy' op must be lowered before tile-to-gpu: run the tile-to-ptx pipeline, or the tile passes before this one}}
+  tile.copy %A to %s : memref<64xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+}

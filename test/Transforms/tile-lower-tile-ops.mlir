@@ -1,0 +1,180 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-lower-tile-ops,canonicalize,cse))' -verify-diagnostics | FileCheck %s
+
+// A copy proven in bounds (by < 16, bx < 64: rows 64 * 15 + 64 <= 1024,
+// columns 32 * 63 + 32 <= 2048) has no bounds test. 64x32 f32 is 512 chunks
+// of 4 elements (16 bytes): 4 per thread of 128, thread t taking chunk t of
+// each round, so a row of 8 chunks goes to 8 neighbouring threads.
+// CHECK-LABEL: tile.kernel @copy_in_bounds
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG: %[[C128:.+]] = arith.constant 128 : index
+// CHECK: %[[TX:.+]] = tile.thread_id x
+// CHECK: scf.for %[[ROUND:.+]] = %{{.*}} to %[[C4]] step
+// CHECK:   %[[BASE:.+]] = arith.muli %[[ROUND]], %[[C128]]
+// CHECK:   %[[CHUNK:.+]] = arith.addi %[[BASE]], %[[TX]]
+// CHECK:   arith.remui %[[CHUNK]], %[[C8]]
+// CHECK:   arith.divui %[[CHUNK]], %[[C8]]
+// CHECK-NOT: scf.if
+// CHECK:   tile.vectorized %[[E:.+]] = %{{.*}} to %[[C4]] step
+// CHECK:     memref.load %{{.*}} : memref<1024x2048xf32>
+// CHECK:     memref.store %{{.*}} : memref<64x32xf32, #gpu.address_space<workgroup>>
+tile.kernel @copy_in_bounds(%A: memref<1024x2048xf32>) grid [64, 16] threads [128] {
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %c64 = arith.constant 64 : index
+  %c32 = arith.constant 32 : index
+  %m = arith.muli %by, %c64 : index
+  %k = arith.muli %bx, %c32 : index
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  tile.copy %A[%m, %k] to %As : memref<1024x2048xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A dynamic source may end anywhere: each chunk is tested; a chunk that
+// crosses the end is copied element by element, reading zero outside.
+// CHECK-LABEL: tile.kernel @copy_bounds_checked
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f16
+// CHECK: %[[N:.+]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf16>
+// CHECK: %[[FITS:.+]] = arith.cmpi ule, %{{.*}}, %[[N]]
+// CHECK: %[[OK:.+]] = arith.andi %{{.*}}, %[[FITS]]
+// CHECK: scf.if %[[OK]] {
+// CHECK:   tile.vectorized %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK:     %[[V:.+]] = scf.if %{{.*}} -> (f16) {
+// CHECK:       memref.load
+// CHECK:     } else {
+// CHECK:       scf.yield %[[ZERO]] : f16
+// CHECK:     memref.store %[[V]]
+tile.kernel @copy_bounds_checked(%A: memref<?xf16>) grid [4] threads [64] {
+  %bx = tile.block_id x
+  %c512 = arith.constant 512 : index
+  %k = arith.muli %bx, %c512 : index
+  %As = tile.alloc_shared : memref<512xf16, #gpu.address_space<workgroup>>
+  tile.copy %A[%k] to %As : memref<?xf16> to memref<512xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// f16 moves in chunks of 8 (16 bytes); an innermost extent of 12 allows 4.
+// A tile smaller than the block is guarded by the thread index.
+// CHECK-LABEL: tile.kernel @copy_chunk_widths
+// CHECK: %[[TX:.+]] = tile.thread_id x
+// CHECK: %[[IN:.+]] = arith.cmpi ult, %[[TX]], %{{.*}}
+// CHECK: scf.if %[[IN]] {
+// CHECK:   tile.vectorized %{{.*}} = %{{.*}} to %[[C4:.+]] step
+// CHECK: }
+tile.kernel @copy_chunk_widths(%A: memref<12x12xf16>) grid [1] threads [64] {
+  %s = tile.alloc_shared : memref<12x12xf16, #gpu.address_space<workgroup>>
+  tile.copy %A to %s : memref<12x12xf16> to memref<12x12xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A copy into a per-thread buffer is done by each thread on its own: no
+// thread index, a loop over all chunks.
+// CHECK-LABEL: tile.kernel @copy_to_local
+// CHECK-NOT: tile.thread_id
+// CHECK: tile.vectorized %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK:   memref.store %{{.*}} : memref<8xf16>
+tile.kernel @copy_to_local(%A: memref<1024xf16>) grid [128] threads [32] {
+  %bx = tile.block_id x
+  %c8 = arith.constant 8 : index
+  %k = arith.muli %bx, %c8 : index
+  %a = tile.alloc_local : memref<8xf16>
+  tile.copy %A[%k] to %a : memref<1024xf16> to memref<8xf16>
+}
+
+// -----
+
+// tile.parallel over 64x32 on 256 threads: 8 rounds, iteration (i, j) from
+// the linear index, innermost fastest.
+// CHECK-LABEL: tile.kernel @parallel_2d
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C8]] step
+// CHECK:   %[[J:.+]] = arith.remui %[[L:.+]], %[[C32]]
+// CHECK:   %[[I:.+]] = arith.divui %[[L]], %[[C32]]
+// CHECK:   memref.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NOT: scf.if
+tile.kernel @parallel_2d() grid [1] threads [16, 16] {
+  %s = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  tile.parallel (%i, %j) in [64, 32] {
+    %v = memref.load %s[%i, %j] : memref<64x32xf32, #gpu.address_space<workgroup>>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %s[%i, %j] : memref<64x32xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// 100 iterations on 64 threads: two rounds, the second guarded.
+// CHECK-LABEL: tile.kernel @parallel_tail
+// CHECK: %[[C100:.+]] = arith.constant 100 : index
+// CHECK: scf.for
+// CHECK:   %[[L:.+]] = arith.addi
+// CHECK:   %[[IN:.+]] = arith.cmpi ult, %[[L]], %[[C100]]
+// CHECK:   scf.if %[[IN]] {
+// CHECK:     memref.store %{{.*}}[%[[L]]]
+tile.kernel @parallel_tail(%A: memref<100xf32>) grid [1] threads [64] {
+  %f = arith.constant 1.0 : f32
+  tile.parallel (%i) in [100] {
+    memref.store %f, %A[%i] : memref<100xf32>
+  }
+}
+
+// -----
+
+// A shared fill is spread over the block in 16-byte chunks; a local clear is
+// one store per element with constant indices (the buffer stays in
+// registers).
+// CHECK-LABEL: tile.kernel @fills
+// CHECK-DAG: %[[Z:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[I0:.+]] = arith.constant 0 : index
+// CHECK-DAG: %[[I1:.+]] = arith.constant 1 : index
+// CHECK: tile.vectorized
+// CHECK:   memref.store %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.store %[[Z]], %{{.*}}[%[[I0]]] : memref<2xf32>
+// CHECK: memref.store %[[Z]], %{{.*}}[%[[I1]]] : memref<2xf32>
+tile.kernel @fills() grid [1] threads [64] {
+  %f = arith.constant 2.0 : f32
+  %s = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  %l = tile.alloc_local : memref<2xf32>
+  tile.fill %s, %f : memref<256xf32, #gpu.address_space<workgroup>>
+  tile.clear %l : memref<2xf32>
+}
+
+// -----
+
+// Loops: serial becomes scf.for, unroll is expanded, pipelined runs serially
+// for now and says so.
+// CHECK-LABEL: tile.kernel @loops
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+// CHECK: scf.for %[[K:.+]] = %{{.*}} to %{{.*}} step
+// CHECK:   memref.store %{{.*}}, %{{.*}}[%[[K]]]
+// CHECK-NOT: scf.for
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[C0]]] : memref<3xf32>
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[C1]]] : memref<3xf32>
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[C2]]] : memref<3xf32>
+// CHECK: scf.for
+// CHECK:   tile.barrier
+tile.kernel @loops(%A: memref<64xf32>, %n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %l = tile.alloc_local : memref<3xf32>
+  %f = arith.constant 1.0 : f32
+  tile.serial %k = %c0 to %n step %c1 {
+    memref.store %f, %A[%k] : memref<64xf32>
+  }
+  tile.unroll %i = %c0 to %c3 step %c1 {
+    memref.store %f, %l[%i] : memref<3xf32>
+  }
+  // expected-remark @+1 {{software pipelining is not implemented yet: the 2-stage loop runs as a serial loop}}
+  tile.pipelined %k = %c0 to %n step %c1 stages 2 {
+    tile.barrier
+  }
+}
