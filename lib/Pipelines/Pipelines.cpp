@@ -39,6 +39,7 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
                                   const TileToPTXOptions &options) {
   // Tile level, per kernel.
   OpPassManager &kernelPm = pm.nest<KernelOp>();
+  kernelPm.addPass(createTileInsertBarriers());
   kernelPm.addPass(createTileLowerTileOps());
   kernelPm.addPass(createCanonicalizerPass());
   kernelPm.addPass(createCSEPass());

@@ -32,8 +32,11 @@ public:
   /// of a role, which is the scope of collectives inside them.
   Operation *getDivergentAncestor(Operation *op, Operation *scope) const;
 
-private:
+  /// Returns true when the regions of `holder` may be entered, or iterated,
+  /// by some threads of the block and not by others.
   bool isDivergentRegionHolder(Operation *holder) const;
+
+private:
   bool anyDependent(ValueRange values) const;
   /// Marks `value` dependent; returns true when that is new.
   bool mark(Value value) { return dependent.insert(value).second; }

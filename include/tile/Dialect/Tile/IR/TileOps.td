@@ -415,8 +415,10 @@ def Tile_CopyOp : Tile_Op<"copy", [
         : memref<1024x2048xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>
     ```
   }];
-  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$sourceIndices,
-                       AnyMemRef:$target, Variadic<Index>:$targetIndices,
+  let arguments = (ins Arg<AnyMemRef, "tile source", [MemRead]>:$source,
+                       Variadic<Index>:$sourceIndices,
+                       Arg<AnyMemRef, "tile target", [MemWrite]>:$target,
+                       Variadic<Index>:$targetIndices,
                        OptionalAttr<DenseI64ArrayAttr>:$shape);
   let assemblyFormat = [{
     $source (`[` $sourceIndices^ `]`)? `to` $target (`[` $targetIndices^ `]`)?
@@ -444,7 +446,8 @@ def Tile_FillOp : Tile_Op<"fill", [
     tile.fill %Cs, %zero : memref<64x64xf32, #gpu.address_space<workgroup>>
     ```
   }];
-  let arguments = (ins AnyStaticShapeMemRef:$buffer, AnyType:$value);
+  let arguments = (ins Arg<AnyStaticShapeMemRef, "filled buffer",
+                           [MemWrite]>:$buffer, AnyType:$value);
   let assemblyFormat = "$buffer `,` $value attr-dict `:` type($buffer)";
 }
 
@@ -458,7 +461,8 @@ def Tile_ClearOp : Tile_Op<"clear", [
     tile.clear %acc : memref<8xf32>
     ```
   }];
-  let arguments = (ins AnyStaticShapeMemRef:$buffer);
+  let arguments = (ins Arg<AnyStaticShapeMemRef, "cleared buffer",
+                           [MemWrite]>:$buffer);
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
   let hasVerifier = 1;
 }
@@ -482,8 +486,9 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add"> {
     %old = tile.atomic_add %C[%i], %v : memref<1024xf16>, vector<2xf16> -> vector<2xf16>
     ```
   }];
-  let arguments = (ins AnyMemRef:$memref, Variadic<Index>:$indices,
-                       AnyType:$value);
+  let arguments = (ins Arg<AnyMemRef, "updated buffer",
+                           [MemRead, MemWrite]>:$memref,
+                       Variadic<Index>:$indices, AnyType:$value);
   let results = (outs Optional<AnyType>:$old);
   let assemblyFormat = [{
     $memref `[` $indices `]` `,` $value attr-dict `:` type($memref) `,`

@@ -9,6 +9,30 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::tile::KernelOp"> {
+  let summary = "Insert the barriers that shared-memory hazards need";
+  let description = [{
+    Inserts `tile.barrier` exactly where two threads of a block may touch the
+    same shared-memory element, at least one writing, with no barrier in
+    between: read-after-write, write-after-read and write-after-write,
+    including hazards carried from one loop iteration to the next (the next
+    iteration's writes against this iteration's reads). Accesses that each
+    thread provably makes to its own elements (same index, a thread-injective
+    function of the thread index) get none; neither do atomics among
+    themselves.
+
+    The pass runs at tile level, before collective ops are lowered: a
+    `tile.copy`, `tile.fill` or `tile.parallel` is one access whose elements
+    are spread over the threads (different threads write different elements
+    by construction), so barriers go between ops, never inside their loops.
+
+    Barriers are never placed under thread-dependent control flow: a hazard
+    between an access there and one before it gets a barrier before the
+    branch or loop (hoisted); a hazard between two accesses inside it is an
+    error, with both accesses and the control flow in the message.
+  }];
+}
+
 def TileLowerTileOps : Pass<"tile-lower-tile-ops", "::mlir::tile::KernelOp"> {
   let summary = "Lower collective tile ops and tile loops to thread-level loops";
   let description = [{

@@ -1,0 +1,411 @@
+//===- SharedMemoryAccess.cpp - Who touches which shared element ----------===//
+
+#include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// Linear forms of indices
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `sum(thread[d] * tid_d) + sum(coefficient * term) + constant`, where the
+/// terms are values uniform across the block.
+struct LinearForm {
+  int64_t thread[3] = {0, 0, 0};
+  llvm::SmallDenseMap<Value, int64_t, 4> terms;
+  int64_t constant = 0;
+
+  void add(const LinearForm &other, int64_t scale) {
+    for (int d = 0; d < 3; ++d)
+      thread[d] += scale * other.thread[d];
+    for (auto [term, coefficient] : other.terms)
+      terms[term] += scale * coefficient;
+    constant += scale * other.constant;
+  }
+
+  /// Drops terms whose coefficients cancelled.
+  void normalize() {
+    SmallVector<Value> zero;
+    for (auto [term, coefficient] : terms)
+      if (coefficient == 0)
+        zero.push_back(term);
+    for (Value term : zero)
+      terms.erase(term);
+  }
+};
+
+} // namespace
+
+static std::optional<LinearForm> linearForm(Value value,
+                                            const ThreadUniformity &uniformity,
+                                            unsigned depth = 0);
+
+static std::optional<LinearForm>
+affineLinearForm(AffineExpr expr, ArrayRef<std::optional<LinearForm>> dims,
+                 ArrayRef<std::optional<LinearForm>> symbols) {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant: {
+    LinearForm form;
+    form.constant = cast<AffineConstantExpr>(expr).getValue();
+    return form;
+  }
+  case AffineExprKind::DimId:
+    return dims[cast<AffineDimExpr>(expr).getPosition()];
+  case AffineExprKind::SymbolId:
+    return symbols[cast<AffineSymbolExpr>(expr).getPosition()];
+  case AffineExprKind::Add: {
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    std::optional<LinearForm> lhs =
+        affineLinearForm(binary.getLHS(), dims, symbols);
+    std::optional<LinearForm> rhs =
+        affineLinearForm(binary.getRHS(), dims, symbols);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    lhs->add(*rhs, 1);
+    return lhs;
+  }
+  case AffineExprKind::Mul: {
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    auto scale = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (!scale)
+      return std::nullopt;
+    std::optional<LinearForm> lhs =
+        affineLinearForm(binary.getLHS(), dims, symbols);
+    if (!lhs)
+      return std::nullopt;
+    LinearForm scaled;
+    scaled.add(*lhs, scale.getValue());
+    return scaled;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+static std::optional<LinearForm> linearForm(Value value,
+                                            const ThreadUniformity &uniformity,
+                                            unsigned depth) {
+  LinearForm form;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    form.constant = constant.getSExtValue();
+    return form;
+  }
+  Operation *op = value.getDefiningOp();
+  if (auto tid = dyn_cast_if_present<ThreadIdOp>(op)) {
+    form.thread[static_cast<int>(tid.getDim())] = 1;
+    return form;
+  }
+  if (auto tid = dyn_cast_if_present<gpu::ThreadIdOp>(op)) {
+    form.thread[static_cast<int>(tid.getDimension())] = 1;
+    return form;
+  }
+  // A uniform value is a term of its own: no need to look inside.
+  if (!uniformity.isThreadDependent(value)) {
+    form.terms[value] = 1;
+    return form;
+  }
+  if (!op || depth > 16)
+    return std::nullopt;
+  auto operand = [&](unsigned i) {
+    return linearForm(op->getOperand(i), uniformity, depth + 1);
+  };
+  auto combine = [&](int64_t scale) -> std::optional<LinearForm> {
+    std::optional<LinearForm> lhs = operand(0), rhs = operand(1);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    lhs->add(*rhs, scale);
+    lhs->normalize();
+    return lhs;
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<LinearForm>>(op)
+      .Case<arith::AddIOp>([&](auto) { return combine(1); })
+      .Case<arith::SubIOp>([&](auto) { return combine(-1); })
+      .Case<arith::MulIOp>([&](auto) -> std::optional<LinearForm> {
+        for (unsigned i = 0; i < 2; ++i) {
+          APInt scale;
+          if (!matchPattern(op->getOperand(i), m_ConstantInt(&scale)))
+            continue;
+          std::optional<LinearForm> other = operand(1 - i);
+          if (!other)
+            return std::nullopt;
+          LinearForm scaled;
+          scaled.add(*other, scale.getSExtValue());
+          scaled.normalize();
+          return scaled;
+        }
+        return std::nullopt;
+      })
+      .Case<arith::IndexCastOp, arith::IndexCastUIOp>(
+          [&](auto) { return operand(0); })
+      .Case<affine::AffineApplyOp>([&](affine::AffineApplyOp apply)
+                                       -> std::optional<LinearForm> {
+        SmallVector<std::optional<LinearForm>> dims, symbols;
+        for (Value v : apply.getDimOperands())
+          dims.push_back(linearForm(v, uniformity, depth + 1));
+        for (Value v : apply.getSymbolOperands())
+          symbols.push_back(linearForm(v, uniformity, depth + 1));
+        std::optional<LinearForm> result =
+            affineLinearForm(apply.getAffineMap().getResult(0), dims, symbols);
+        if (result)
+          result->normalize();
+        return result;
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Returns true when `value` is defined inside `loop` (so it may differ from
+/// one iteration to the next).
+static bool isDefinedInside(Value value, Operation *loop) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return loop->isAncestor(arg.getOwner()->getParentOp());
+  return loop->isProperAncestor(value.getDefiningOp());
+}
+
+/// Returns true when the thread part of the forms (one per index dimension)
+/// takes a different value for every thread of the block: each thread
+/// dimension of extent above one is covered by a form whose coefficients
+/// make a mixed-radix number (each coefficient at least the previous one
+/// times its extent).
+static bool isInjective(ArrayRef<const LinearForm *> forms,
+                        ArrayRef<int64_t> extents) {
+  bool covered[3] = {extents[0] <= 1, extents[1] <= 1, extents[2] <= 1};
+  for (const LinearForm *form : forms) {
+    SmallVector<std::pair<int64_t, int>> used; // (|coefficient|, dim)
+    for (int d = 0; d < 3; ++d)
+      if (form->thread[d] != 0 && extents[d] > 1)
+        used.push_back({std::abs(form->thread[d]), d});
+    llvm::sort(used);
+    bool mixedRadix = true;
+    for (size_t i = 1; i < used.size(); ++i)
+      if (used[i].first < used[i - 1].first * extents[used[i - 1].second])
+        mixedRadix = false;
+    if (!mixedRadix)
+      continue;
+    for (auto [coefficient, d] : used)
+      covered[d] = true;
+  }
+  return covered[0] && covered[1] && covered[2];
+}
+
+//===----------------------------------------------------------------------===//
+// Collection
+//===----------------------------------------------------------------------===//
+
+/// Looks through views to the allocation.
+static Value getRootBuffer(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    buffer = view.getViewSource();
+  }
+  return buffer;
+}
+
+static bool isShared(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && getMemorySpace(type) == MemorySpace::Shared;
+}
+
+static bool sameBuffer(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto globalA = a.getDefiningOp<memref::GetGlobalOp>();
+  auto globalB = b.getDefiningOp<memref::GetGlobalOp>();
+  return globalA && globalB && globalA.getName() == globalB.getName();
+}
+
+SharedMemoryAccessAnalysis::SharedMemoryAccessAnalysis(KernelOp kernel)
+    : uniformity(kernel) {
+  for (Dim dim : {Dim::x, Dim::y, Dim::z})
+    threadExtents.push_back(kernel.getThreadExtent(dim));
+}
+
+/// Describes the access `op` makes to `buffer`, with indices when the op is
+/// a plain load, store or atomic.
+static SharedAccess describe(Operation *op, Value buffer, bool reads,
+                             bool writes) {
+  SharedAccess access;
+  access.op = op;
+  access.buffer = getRootBuffer(buffer);
+  access.reads = reads;
+  access.writes = writes;
+  std::optional<SmallVector<Value>> indices =
+      llvm::TypeSwitch<Operation *, std::optional<SmallVector<Value>>>(op)
+          .Case<memref::LoadOp, memref::StoreOp, vector::LoadOp,
+                vector::StoreOp>([](auto access) {
+            return llvm::to_vector(access.getIndices());
+          })
+          .Case<memref::AtomicRMWOp, AtomicAddOp>([&](auto atomicOp) {
+            access.atomic = true;
+            return llvm::to_vector(atomicOp.getIndices());
+          })
+          .Default([](Operation *) { return std::nullopt; });
+  // Indices name elements of the buffer itself, not of a view of it.
+  if (indices && buffer == access.buffer) {
+    access.indices = std::move(*indices);
+    access.mapping = SharedAccess::Mapping::ThreadLevel;
+  }
+  return access;
+}
+
+/// Appends the accesses `op` itself makes (not its regions').
+static void collectOwnEffects(Operation *op,
+                              SmallVectorImpl<SharedAccess> &accesses) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (const MemoryEffects::EffectInstance &effect : instances) {
+    Value value = effect.getValue();
+    if (!value || !isShared(value))
+      continue;
+    bool reads = isa<MemoryEffects::Read>(effect.getEffect());
+    bool writes = isa<MemoryEffects::Write>(effect.getEffect());
+    if (!reads && !writes)
+      continue;
+    // Merge the read and the write of one op on one buffer (atomics).
+    auto existing = llvm::find_if(accesses, [&](const SharedAccess &a) {
+      return a.op == op && a.buffer == getRootBuffer(value);
+    });
+    if (existing != accesses.end()) {
+      existing->reads |= reads;
+      existing->writes |= writes;
+      continue;
+    }
+    accesses.push_back(describe(op, value, reads, writes));
+  }
+}
+
+void SharedMemoryAccessAnalysis::collect(
+    Operation *root, SmallVectorImpl<SharedAccess> &accesses) const {
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (isShared(copy.getSource()))
+        accesses.push_back(describe(op, copy.getSource(), true, false));
+      if (isShared(copy.getTarget()))
+        accesses.push_back(describe(op, copy.getTarget(), false, true));
+      return WalkResult::skip();
+    }
+    if (isa<FillOp, ClearOp>(op)) {
+      Value buffer = op->getOperand(0);
+      if (isShared(buffer))
+        accesses.push_back(describe(op, buffer, false, true));
+      return WalkResult::skip();
+    }
+    if (auto parallel = dyn_cast<ParallelOp>(op)) {
+      SmallVector<SharedAccess> body;
+      parallel.getBody().walk(
+          [&](Operation *nested) { collectOwnEffects(nested, body); });
+      for (SharedAccess &access : body) {
+        if (access.mapping == SharedAccess::Mapping::ThreadLevel)
+          access.mapping = SharedAccess::Mapping::Parallel;
+        access.parallel = parallel;
+        accesses.push_back(std::move(access));
+      }
+      return WalkResult::skip();
+    }
+    // A reduction's lowering owns its staging buffer and barriers.
+    if (isa<ThreadAllReduceOp>(op))
+      return WalkResult::skip();
+    collectOwnEffects(op, accesses);
+    return WalkResult::advance();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Conflicts
+//===----------------------------------------------------------------------===//
+
+/// Returns the tile.parallel induction variable position `index` is, if any.
+static std::optional<unsigned> parallelPosition(Value index,
+                                                Operation *parallel) {
+  auto arg = dyn_cast<BlockArgument>(index);
+  if (!arg || arg.getOwner()->getParentOp() != parallel)
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+bool SharedMemoryAccessAnalysis::provablySameThread(
+    const SharedAccess &a, const SharedAccess &b) const {
+  using Mapping = SharedAccess::Mapping;
+  if (a.mapping == Mapping::Parallel && b.mapping == Mapping::Parallel) {
+    // Iterations of one tile.parallel are independent by contract.
+    if (a.parallel == b.parallel)
+      return true;
+    // Equal iteration spaces give iteration i to the same thread; indices
+    // that are the induction variables themselves pin the iteration.
+    auto pa = cast<ParallelOp>(a.parallel), pb = cast<ParallelOp>(b.parallel);
+    if (pa.getExtents() != pb.getExtents() ||
+        a.indices.size() != b.indices.size())
+      return false;
+    llvm::SmallBitVector pinned(pa.getExtents().size());
+    for (auto [ia, ib] : llvm::zip(a.indices, b.indices)) {
+      std::optional<unsigned> posA = parallelPosition(ia, a.parallel);
+      std::optional<unsigned> posB = parallelPosition(ib, b.parallel);
+      if (posA && posB && *posA == *posB)
+        pinned.set(*posA);
+    }
+    return pinned.all();
+  }
+  if (a.mapping != Mapping::ThreadLevel || b.mapping != Mapping::ThreadLevel ||
+      a.indices.size() != b.indices.size())
+    return false;
+
+  // An element touched by both has equal indices in every dimension. Where
+  // both indices have the same thread part and the same uniform part, equal
+  // indices need equal thread parts; if those separate all threads, the two
+  // accesses come from the same thread.
+  Operation *carried = a.carriedAcross ? a.carriedAcross : b.carriedAcross;
+  SmallVector<LinearForm> forms;
+  forms.reserve(a.indices.size());
+  for (auto [ia, ib] : llvm::zip(a.indices, b.indices)) {
+    std::optional<LinearForm> fa = linearForm(ia, uniformity);
+    std::optional<LinearForm> fb = linearForm(ib, uniformity);
+    if (!fa || !fb || fa->constant != fb->constant ||
+        !llvm::equal(fa->thread, fb->thread) ||
+        fa->terms.size() != fb->terms.size())
+      continue;
+    bool sameUniformPart = llvm::all_of(fa->terms, [&](auto term) {
+      auto it = fb->terms.find(term.first);
+      return it != fb->terms.end() && it->second == term.second &&
+             !(carried && isDefinedInside(term.first, carried));
+    });
+    if (sameUniformPart)
+      forms.push_back(std::move(*fa));
+  }
+  SmallVector<const LinearForm *> pointers;
+  for (const LinearForm &form : forms)
+    pointers.push_back(&form);
+  return isInjective(pointers, threadExtents);
+}
+
+bool SharedMemoryAccessAnalysis::mayConflict(const SharedAccess &earlier,
+                                             const SharedAccess &later) const {
+  if (!sameBuffer(earlier.buffer, later.buffer))
+    return false;
+  if (!earlier.writes && !later.writes)
+    return false;
+  if (earlier.atomic && later.atomic)
+    return false;
+  // An op racing with itself is not something a barrier can order.
+  if (earlier.op == later.op)
+    return false;
+  return !provablySameThread(earlier, later);
+}

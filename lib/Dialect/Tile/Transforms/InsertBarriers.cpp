@@ -1,0 +1,294 @@
+//===- InsertBarriers.cpp - Place barriers where shared memory races ------===//
+//
+// Walks the kernel body in program order with the set of shared-memory
+// accesses made since the last barrier ("pending"). Before an op whose
+// accesses conflict with a pending one (read-after-write, write-after-read,
+// write-after-write, by different threads), it inserts `tile.barrier` and
+// clears the set. Loops are walked with the accesses their previous
+// iteration leaves pending, so hazards carried around a loop get a barrier in
+// the body. Control flow that depends on the thread is never entered: its
+// accesses are checked against the pending set as a whole (a barrier goes
+// before it, hoisted), and a hazard between two accesses inside it is
+// reported as an error, since no barrier can be placed there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-insert-barriers"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEINSERTBARRIERS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+using Accesses = SmallVector<SharedAccess>;
+
+static bool isBarrier(Operation *op) {
+  return isa<BarrierOp, gpu::BarrierOp>(op) ||
+         op->getName().getStringRef() == "nvvm.barrier0" ||
+         op->getName().getStringRef() == "nvvm.barrier";
+}
+
+/// Names an access for diagnostics: "'memref.store' writing".
+static std::string describe(const SharedAccess &access) {
+  std::string text = "'" + access.op->getName().getStringRef().str() + "'";
+  if (access.atomic)
+    return text + " (atomic)";
+  if (access.writes && access.reads)
+    return text + " reading and writing";
+  return text + (access.writes ? " writing" : " reading");
+}
+
+namespace {
+
+class BarrierPlacer {
+public:
+  BarrierPlacer(KernelOp kernel) : analysis(kernel) {}
+
+  /// Walks `block` given the accesses pending at its start, leaves in
+  /// `pending` those pending at its end. With `insert` false, nothing is
+  /// changed: barriers are only simulated. Returns true when a barrier
+  /// certainly runs in the block.
+  FailureOr<bool> walkBlock(Block &block, Accesses &pending, bool insert);
+
+  unsigned getNumInserted() const { return numInserted; }
+
+private:
+  /// Returns the first pending access that conflicts with one of `accesses`.
+  std::optional<std::pair<SharedAccess, SharedAccess>>
+  findConflict(const Accesses &pending, const Accesses &accesses) const {
+    for (const SharedAccess &later : accesses)
+      for (const SharedAccess &earlier : pending)
+        if (analysis.mayConflict(earlier, later))
+          return std::make_pair(earlier, later);
+    return std::nullopt;
+  }
+
+  /// Places a barrier before `op` (or pretends to).
+  void placeBarrier(Operation *op, Accesses &pending, bool insert,
+                    const SharedAccess &earlier, const SharedAccess &later) {
+    pending.clear();
+    if (!insert)
+      return;
+    LLVM_DEBUG(llvm::dbgs() << "barrier before " << *later.op << "\n  after "
+                            << *earlier.op << "\n");
+    OpBuilder builder(op);
+    BarrierOp::create(builder, op->getLoc());
+    ++numInserted;
+  }
+
+  FailureOr<bool> walkDivergent(Operation *op, Accesses &pending,
+                                bool insert);
+  FailureOr<bool> walkLoop(Operation *loop, Accesses &pending, bool insert);
+
+  SharedMemoryAccessAnalysis analysis;
+  unsigned numInserted = 0;
+};
+
+} // namespace
+
+/// A region op whose control flow depends on the thread: barriers cannot go
+/// inside, so its accesses count as one; hazards among them are errors.
+FailureOr<bool> BarrierPlacer::walkDivergent(Operation *op,
+                                             Accesses &pending, bool insert) {
+  Accesses inside;
+  analysis.collect(op, inside);
+  bool placed = false;
+  if (auto conflict = findConflict(pending, inside)) {
+    placeBarrier(op, pending, insert, conflict->first, conflict->second);
+    placed = true;
+  }
+
+  // Simulations only need the pending set; the real walk reports errors.
+  for (size_t later = 0; insert && later < inside.size(); ++later) {
+    for (size_t earlier = 0; earlier < inside.size(); ++earlier) {
+      if (earlier == later ||
+          !analysis.mayConflict(inside[earlier], inside[later]))
+        continue;
+      const SharedAccess &first = inside[std::min(earlier, later)];
+      const SharedAccess &second = inside[std::max(earlier, later)];
+      InFlightDiagnostic diag =
+          second.op->emitError("shared-memory race: ")
+          << describe(second) << " may touch an element that "
+          << describe(first)
+          << " touches from another thread, and no barrier can separate "
+             "them inside control flow that depends on the thread index; "
+             "move the accesses out of it or make its condition uniform";
+      diag.attachNote(first.op->getLoc()) << "the other access";
+      diag.attachNote(op->getLoc())
+          << "thread-dependent control flow: '" << op->getName() << "'";
+      return failure();
+    }
+  }
+  pending.append(inside.begin(), inside.end());
+  return placed;
+}
+
+/// Returns the trip count of a loop whose bounds and step are constants.
+static std::optional<int64_t> getStaticTripCount(LoopLikeOpInterface loop) {
+  std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds();
+  std::optional<SmallVector<OpFoldResult>> ubs = loop.getLoopUpperBounds();
+  std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
+  if (!lbs || !ubs || !steps || lbs->size() != 1)
+    return std::nullopt;
+  std::optional<int64_t> lb = getConstantIntValue((*lbs)[0]);
+  std::optional<int64_t> ub = getConstantIntValue((*ubs)[0]);
+  std::optional<int64_t> step = getConstantIntValue((*steps)[0]);
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub > *lb ? llvm::divideCeil(*ub - *lb, *step) : 0;
+}
+
+/// A loop with uniform trip count: the body is walked with what the previous
+/// iteration leaves pending.
+FailureOr<bool> BarrierPlacer::walkLoop(Operation *loop, Accesses &pending,
+                                        bool insert) {
+  Block &body = loop->getRegion(0).front();
+  // A hazard with what precedes the loop gets one barrier before it, not one
+  // per iteration.
+  Accesses inside;
+  analysis.collect(loop, inside);
+  bool placedBefore = false;
+  if (auto conflict = findConflict(pending, inside)) {
+    placeBarrier(loop, pending, insert, conflict->first, conflict->second);
+    placedBefore = true;
+  }
+  // What one iteration leaves pending, entered with what precedes the loop.
+  Accesses carried = pending;
+  FailureOr<bool> simulated = walkBlock(body, carried, /*insert=*/false);
+  if (failed(simulated))
+    return failure();
+  Accesses entry = pending;
+  for (SharedAccess access : carried) {
+    access.carriedAcross = loop;
+    entry.push_back(std::move(access));
+  }
+  FailureOr<bool> hasBarrier = walkBlock(body, entry, insert);
+  if (failed(hasBarrier))
+    return failure();
+  // After the loop: the last iteration's accesses, and what preceded the loop
+  // when the body has no barrier or may not run.
+  std::optional<int64_t> trips =
+      getStaticTripCount(cast<LoopLikeOpInterface>(loop));
+  bool runsBarrier = *hasBarrier && trips && *trips > 0;
+  for (SharedAccess &access : entry)
+    access.carriedAcross = nullptr;
+  if (runsBarrier)
+    pending = std::move(entry);
+  else
+    pending.append(entry.begin(), entry.end());
+  return runsBarrier || placedBefore;
+}
+
+FailureOr<bool> BarrierPlacer::walkBlock(Block &block, Accesses &pending,
+                                         bool insert) {
+  bool sawBarrier = false;
+  for (Operation &opRef : llvm::make_early_inc_range(block)) {
+    Operation *op = &opRef;
+    if (isBarrier(op)) {
+      pending.clear();
+      sawBarrier = true;
+      continue;
+    }
+    bool atomicUnit =
+        op->getNumRegions() == 0 ||
+        isa<ParallelOp, CopyOp, FillOp, ClearOp, ThreadAllReduceOp,
+            WarpSpecializeOp>(op);
+    if (atomicUnit) {
+      Accesses accesses;
+      analysis.collect(op, accesses);
+      if (auto conflict = findConflict(pending, accesses)) {
+        placeBarrier(op, pending, insert, conflict->first, conflict->second);
+        sawBarrier = true;
+      }
+      pending.append(accesses.begin(), accesses.end());
+      continue;
+    }
+    // Thread-dependent control flow, and scf.while (its trip count is not
+    // known to be uniform), are walked as one unit.
+    if (analysis.getUniformity().isDivergentRegionHolder(op) ||
+        isa<scf::WhileOp>(op)) {
+      FailureOr<bool> placed = walkDivergent(op, pending, insert);
+      if (failed(placed))
+        return failure();
+      sawBarrier |= *placed;
+      continue;
+    }
+    // Uniform loops: one region with one block, iterated.
+    if (isa<LoopLikeOpInterface>(op) && op->getNumRegions() == 1 &&
+        op->getRegion(0).hasOneBlock()) {
+      FailureOr<bool> barrier = walkLoop(op, pending, insert);
+      if (failed(barrier))
+        return failure();
+      sawBarrier |= *barrier;
+      continue;
+    }
+    // Other uniform region ops (scf.if, scf.execute_region): each region
+    // runs at most once; what any of them leaves is pending afterwards.
+    Accesses merged;
+    bool allRegionsBarrier = true;
+    bool anyRegion = false;
+    for (Region &region : op->getRegions()) {
+      if (region.empty()) {
+        allRegionsBarrier = false;
+        merged.append(pending.begin(), pending.end());
+        continue;
+      }
+      if (!region.hasOneBlock()) {
+        // Unstructured control flow: treat it as one divergent unit.
+        FailureOr<bool> placed = walkDivergent(op, pending, insert);
+        if (failed(placed))
+          return failure();
+        sawBarrier |= *placed;
+        anyRegion = false;
+        break;
+      }
+      anyRegion = true;
+      Accesses branch = pending;
+      FailureOr<bool> barrier = walkBlock(region.front(), branch, insert);
+      if (failed(barrier))
+        return failure();
+      allRegionsBarrier &= *barrier;
+      merged.append(branch.begin(), branch.end());
+    }
+    if (!anyRegion)
+      continue;
+    // An scf.if without else may skip its region entirely.
+    if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && ifOp.getElseRegion().empty()) {
+      allRegionsBarrier = false;
+      merged.append(pending.begin(), pending.end());
+    }
+    pending = std::move(merged);
+    sawBarrier |= allRegionsBarrier;
+  }
+  return sawBarrier;
+}
+
+namespace {
+
+struct TileInsertBarriersPass
+    : tile::impl::TileInsertBarriersBase<TileInsertBarriersPass> {
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    BarrierPlacer placer(kernel);
+    Accesses pending;
+    if (failed(placer.walkBlock(kernel.getBody().front(), pending,
+                                /*insert=*/true)))
+      return signalPassFailure();
+    LLVM_DEBUG(llvm::dbgs() << kernel.getSymName() << ": "
+                            << placer.getNumInserted()
+                            << " barrier(s) inserted\n");
+  }
+};
+
+} // namespace

@@ -1,0 +1,295 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-insert-barriers))' -verify-diagnostics | FileCheck %s
+
+// The seed's shared-memory GEMM: load the K tiles of A and B cooperatively,
+// compute from them, and let the next iteration overwrite them. Exactly two
+// barriers per iteration: before the compute (its reads follow the copies'
+// writes) and before the copies (they overwrite what the previous
+// iteration's compute reads).
+// CHECK-LABEL: tile.kernel @gemm_tiles
+// CHECK: tile.serial
+// CHECK-NEXT: affine.apply
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.copy
+// CHECK-NEXT: tile.copy
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.serial
+// CHECK-NOT: tile.barrier
+// CHECK: }
+// CHECK-NOT: tile.barrier
+// CHECK: memref.store %{{.*}} : memref<1024x512xf32>
+tile.kernel @gemm_tiles(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
+                        %C: memref<1024x512xf32>) grid [16, 32] threads [32, 32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %tx = tile.thread_id x
+  %ty = tile.thread_id y
+  %m = affine.apply affine_map<(by, ty) -> (by * 32 + ty)>(%by, %ty)
+  %n = affine.apply affine_map<(bx, tx) -> (bx * 32 + tx)>(%bx, %tx)
+  %m0 = arith.muli %by, %c32 : index
+  %n0 = arith.muli %bx, %c32 : index
+  %As = tile.alloc_shared : memref<32x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x32xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_local : memref<1xf32>
+  tile.clear %acc : memref<1xf32>
+  tile.serial %kt = %c0 to %c64 step %c1 {
+    %k0 = affine.apply affine_map<(kt) -> (kt * 32)>(%kt)
+    tile.copy %A[%m0, %k0] to %As : memref<1024x2048xf32> to memref<32x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs : memref<2048x512xf32> to memref<32x32xf32, #gpu.address_space<workgroup>>
+    tile.serial %k = %c0 to %c32 step %c1 {
+      %a = memref.load %As[%ty, %k] : memref<32x32xf32, #gpu.address_space<workgroup>>
+      %b = memref.load %Bs[%k, %tx] : memref<32x32xf32, #gpu.address_space<workgroup>>
+      %p = arith.mulf %a, %b : f32
+      %s = memref.load %acc[%c0] : memref<1xf32>
+      %t = arith.addf %s, %p : f32
+      memref.store %t, %acc[%c0] : memref<1xf32>
+    }
+  }
+  %r = memref.load %acc[%c0] : memref<1xf32>
+  memref.store %r, %C[%m, %n] : memref<1024x512xf32>
+}
+
+// -----
+
+// Read-after-write: a copy fills the tile, a parallel loop reads it with a
+// different thread mapping.
+// CHECK-LABEL: tile.kernel @read_after_write
+// CHECK: tile.copy
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.parallel
+// CHECK-NOT: tile.barrier
+tile.kernel @read_after_write(%A: memref<64x64xf32>) grid [1] threads [128] {
+  %s = tile.alloc_shared : memref<64x64xf32, #gpu.address_space<workgroup>>
+  tile.copy %A to %s : memref<64x64xf32> to memref<64x64xf32, #gpu.address_space<workgroup>>
+  tile.parallel (%i, %j) in [64, 64] {
+    %v = memref.load %s[%j, %i] : memref<64x64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %A[%i, %j] : memref<64x64xf32>
+  }
+}
+
+// -----
+
+// Write-after-read: each thread reads a neighbour's element, then all
+// overwrite the buffer.
+// CHECK-LABEL: tile.kernel @write_after_read
+// CHECK: memref.load
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.fill
+tile.kernel @write_after_read(%out: memref<128xf32>) grid [1] threads [128] {
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 0.0 : f32
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<129xf32, #gpu.address_space<workgroup>>
+  %next = arith.addi %tx, %c1 : index
+  %v = memref.load %s[%next] : memref<129xf32, #gpu.address_space<workgroup>>
+  tile.fill %s, %f : memref<129xf32, #gpu.address_space<workgroup>>
+  memref.store %v, %out[%tx] : memref<128xf32>
+}
+
+// -----
+
+// Write-after-write: a fill, then a copy into the same buffer.
+// CHECK-LABEL: tile.kernel @write_after_write
+// CHECK: tile.fill
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.copy
+tile.kernel @write_after_write(%A: memref<256xf32>) grid [1] threads [64] {
+  %f = arith.constant 0.0 : f32
+  %s = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  tile.fill %s, %f : memref<256xf32, #gpu.address_space<workgroup>>
+  tile.copy %A to %s : memref<256xf32> to memref<256xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A hazard carried around the loop only: inside an iteration the explicit
+// barrier orders the fill before the reads, but the next iteration's fill
+// overwrites what this iteration's reads use. One barrier, at the top.
+// CHECK-LABEL: tile.kernel @loop_carried
+// CHECK: tile.serial
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.fill
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.load
+// CHECK-NOT: tile.barrier
+// CHECK: }
+tile.kernel @loop_carried(%out: memref<64xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  tile.serial %k = %c0 to %c8 step %c1 {
+    tile.fill %s, %f : memref<64xf32, #gpu.address_space<workgroup>>
+    tile.barrier
+    %v = memref.load %s[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tx] : memref<64xf32>
+  }
+}
+
+// -----
+
+// A loop-carried hazard through a loop-variant index: thread t writes
+// s[t + k] and reads it back (its own element: no barrier inside the
+// iteration), but in the next iteration thread t - 1 writes s[t + k].
+// CHECK-LABEL: tile.kernel @loop_variant_index
+// CHECK: scf.for
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.load
+// CHECK-NOT: tile.barrier
+tile.kernel @loop_variant_index(%out: memref<64xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<72xf32, #gpu.address_space<workgroup>>
+  scf.for %k = %c0 to %c8 step %c1 {
+    %i = arith.addi %tx, %k : index
+    memref.store %f, %s[%i] : memref<72xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %s[%i] : memref<72xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tx] : memref<64xf32>
+  }
+}
+
+// -----
+
+// Per-thread elements need no barrier: the same index, injective in the
+// thread (2-D block, row-major and transposed linearizations), in and
+// across iterations.
+// CHECK-LABEL: tile.kernel @thread_private
+// CHECK-NOT: tile.barrier
+tile.kernel @thread_private(%out: memref<128xf32>) grid [1] threads [32, 4] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %ty = tile.thread_id y
+  %s = tile.alloc_shared : memref<4x32xf32, #gpu.address_space<workgroup>>
+  %t = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  %lin = affine.apply affine_map<(x, y) -> (x * 4 + y)>(%tx, %ty)
+  tile.serial %k = %c0 to %c8 step %c1 {
+    memref.store %f, %s[%ty, %tx] : memref<4x32xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %s[%ty, %tx] : memref<4x32xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %t[%lin] : memref<128xf32, #gpu.address_space<workgroup>>
+    %w = memref.load %t[%lin] : memref<128xf32, #gpu.address_space<workgroup>>
+    memref.store %w, %out[%lin] : memref<128xf32>
+  }
+}
+
+// -----
+
+// Two parallel loops with the same iteration space and indices: iteration
+// (i, j) runs on the same thread in both.
+// CHECK-LABEL: tile.kernel @same_parallel_mapping
+// CHECK-NOT: tile.barrier
+tile.kernel @same_parallel_mapping(%out: memref<128xf32>) grid [1] threads [32, 4] {
+  %f = arith.constant 1.0 : f32
+  %s = tile.alloc_shared : memref<4x32xf32, #gpu.address_space<workgroup>>
+  tile.parallel (%i, %j) in [4, 32] {
+    memref.store %f, %s[%i, %j] : memref<4x32xf32, #gpu.address_space<workgroup>>
+  }
+  tile.parallel (%i, %j) in [4, 32] {
+    %v = memref.load %s[%i, %j] : memref<4x32xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%j] : memref<128xf32>
+  }
+}
+
+// -----
+
+// Reads after reads need nothing; different buffers need nothing.
+// CHECK-LABEL: tile.kernel @no_hazard
+// CHECK-NOT: tile.barrier
+tile.kernel @no_hazard(%A: memref<64xf32>, %out: memref<64xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  %t = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  tile.copy %A to %s : memref<64xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+  %v = memref.load %t[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+  %w = memref.load %t[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %w, %out[%tx] : memref<64xf32>
+}
+
+// -----
+
+// Split-K with atomics (TileLang's GEMV tutorial): thread (tn, 0) zeroes
+// Cs[tn], every thread adds into it, thread reads it back. A barrier after
+// the zeroing (hoisted out of the thread-dependent branch: it goes before
+// the atomics) and one before the read; none between the atomics.
+// CHECK-LABEL: tile.kernel @split_k_atomics
+// CHECK: scf.if
+// CHECK:   memref.store
+// CHECK: }
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.atomic_add
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.load
+tile.kernel @split_k_atomics(%C: memref<64xf32>) grid [1] threads [64, 4] {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %part = arith.constant 1.0 : f32
+  %tn = tile.thread_id x
+  %tk = tile.thread_id y
+  %Cs = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  %first = arith.cmpi eq, %tk, %c0 : index
+  scf.if %first {
+    memref.store %f0, %Cs[%tn] : memref<64xf32, #gpu.address_space<workgroup>>
+  }
+  tile.atomic_add %Cs[%tn], %part : memref<64xf32, #gpu.address_space<workgroup>>, f32
+  %sum = memref.load %Cs[%tn] : memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %sum, %C[%tn] : memref<64xf32>
+}
+
+// -----
+
+// A hazard before thread-dependent control flow: the barrier goes before the
+// branch, never inside it.
+// CHECK-LABEL: tile.kernel @hoisted
+// CHECK: tile.copy
+// CHECK-NEXT: arith.cmpi
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: scf.if
+// CHECK-NOT: tile.barrier
+tile.kernel @hoisted(%A: memref<64xf32>, %out: memref<1xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  tile.copy %A to %s : memref<64xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+  %lead = arith.cmpi eq, %tx, %c0 : index
+  scf.if %lead {
+    %v = memref.load %s[%c5] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%c0] : memref<1xf32>
+  }
+}
+
+// -----
+
+// A hazard between two accesses inside thread-dependent control flow cannot
+// get a barrier: it is an error.
+tile.kernel @race_in_branch(%out: memref<64xf32>) grid [1] threads [64] {
+  %c31 = arith.constant 31 : index
+  %c32 = arith.constant 32 : index
+  %f = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  %low = arith.cmpi ult, %tx, %c32 : index
+  // expected-note @+1 {{thread-dependent control flow: 'scf.if'}}
+  scf.if %low {
+    // expected-note @+1 {{the other access}}
+    memref.store %f, %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    %mirror = arith.subi %c31, %tx : index
+    // expected-error @+1 {{shared-memory race: 'memref.load' reading may touch an element that 'memref.store' writing touches from another thread, and no barrier can separate them inside control flow that depends on the thread index; move the accesses out of it or make its condition uniform}}
+    %v = memref.load %s[%mirror] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tx] : memref<64xf32>
+  }
+}
