@@ -41,6 +41,7 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   OpPassManager &kernelPm = pm.nest<KernelOp>();
   kernelPm.addPass(createTileInsertBarriers());
   kernelPm.addPass(createTileLowerTileOps());
+  kernelPm.addPass(createTileVectorize());
   kernelPm.addPass(createCanonicalizerPass());
   kernelPm.addPass(createCSEPass());
 

@@ -260,14 +260,17 @@ struct AllocLocalLowering : OpConversionPattern<AllocLocalOp> {
   LogicalResult
   matchAndRewrite(AllocLocalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // 16-byte alignment lets tile-vectorize use 128-bit accesses.
     MemRefType type = op.getType();
+    IntegerAttr alignment = rewriter.getI64IntegerAttr(16);
     if (!type.getMemorySpace()) {
-      rewriter.replaceOpWithNewOp<memref::AllocaOp>(op, type);
+      rewriter.replaceOpWithNewOp<memref::AllocaOp>(op, type, alignment);
       return success();
     }
     auto generic = MemRefType::get(type.getShape(), type.getElementType(),
                                    type.getLayout());
-    Value alloca = memref::AllocaOp::create(rewriter, op.getLoc(), generic);
+    Value alloca =
+        memref::AllocaOp::create(rewriter, op.getLoc(), generic, alignment);
     rewriter.replaceOpWithNewOp<memref::MemorySpaceCastOp>(op, type, alloca);
     return success();
   }

@@ -17,8 +17,8 @@
 // CHECK:   gpu.block_id x
 // CHECK:   gpu.grid_dim x
 // CHECK:   %[[S:.+]] = memref.get_global @__shared_indices_0
-// CHECK:   memref.alloca() : memref<4xf32>
-// CHECK:   %[[P:.+]] = memref.alloca() : memref<2xf32>
+// CHECK:   memref.alloca() {alignment = 16 : i64} : memref<4xf32>
+// CHECK:   %[[P:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2xf32>
 // CHECK:   memref.memory_space_cast %[[P]] : memref<2xf32> to memref<2xf32, #gpu.address_space<private>>
 // CHECK:   gpu.barrier
 // CHECK:   arith.constant 32 : index

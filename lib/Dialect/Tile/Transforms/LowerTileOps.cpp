@@ -8,12 +8,11 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "tile/Dialect/Tile/Analysis/IndexAnalysis.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
+#include "tile/Dialect/Tile/Transforms/LoopUtils.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tile-lower-tile-ops"
@@ -386,29 +385,6 @@ struct ClearLowering : OpRewritePattern<ClearOp> {
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
-
-/// Replaces a loop with constant bounds by copies of its body, one per
-/// iteration. (SCF's loopUnrollFull cannot be used here: its header declares
-/// a function `mlir::tile` that clashes with this project's namespace.)
-static LogicalResult unrollFully(scf::ForOp loop) {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lower || !upper || !step || *step <= 0 || loop.getNumResults() != 0)
-    return failure();
-  OpBuilder builder(loop);
-  Block *body = loop.getBody();
-  for (int64_t iv = *lower; iv < *upper; iv += *step) {
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(),
-                arith::ConstantIndexOp::create(builder, loop.getLoc(), iv)
-                    .getResult());
-    for (Operation &op : body->without_terminator())
-      builder.clone(op, mapping);
-  }
-  loop.erase();
-  return success();
-}
 
 struct TileLowerTileOpsPass
     : tile::impl::TileLowerTileOpsBase<TileLowerTileOpsPass> {

@@ -65,6 +65,30 @@ def TileLowerTileOps : Pass<"tile-lower-tile-ops", "::mlir::tile::KernelOp"> {
   ];
 }
 
+def TileVectorize : Pass<"tile-vectorize", "::mlir::tile::KernelOp"> {
+  let summary = "Turn tile.vectorized loops into vector memory accesses";
+  let description = [{
+    Replaces each `tile.vectorized` loop by vector code: every load and
+    store of the body becomes a `vector.load` / `vector.store` of up to 16
+    bytes (with the alignment set on the op), and the elementwise arithmetic
+    between them operates on vectors. This needs, for every access, an
+    innermost index `base + iv` with `base` defined outside the loop, other
+    indices independent of `iv`, a unit innermost stride, outer strides and a
+    `base` that are multiples of the vector length (alignment, proven by the
+    index analysis; buffers themselves are 16-byte aligned by the kernel
+    ABI and by `tile.alloc_shared` / `tile.alloc_local`).
+
+    When any condition fails, the loop is unrolled into scalar code and a
+    remark says which access or op prevented vectorization and why; nothing
+    falls back silently and no access is vectorized without a proof.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def TileWritePTX : Pass<"tile-write-ptx", "::mlir::ModuleOp"> {
   let summary = "Write the PTX of every gpu.binary to a file";
   let description = [{
