@@ -42,6 +42,8 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   kernelPm.addPass(createTileInsertBarriers());
   kernelPm.addPass(createTileLowerTileOps());
   kernelPm.addPass(createTileVectorize());
+  kernelPm.addPass(createTileLowerReductions());
+  kernelPm.addPass(createTileLowerAtomics());
   kernelPm.addPass(createCanonicalizerPass());
   kernelPm.addPass(createCSEPass());
 

@@ -33,6 +33,44 @@ def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::tile::KernelOp"> 
   }];
 }
 
+def TileLowerAtomics : Pass<"tile-lower-atomics", "::mlir::tile::KernelOp"> {
+  let summary = "Lower tile.atomic_add to hardware atomics";
+  let description = [{
+    Scalar atomics (f32, f16, bf16, i32) become `memref.atomic_rmw`, which
+    reaches `atom.add` in PTX. Packed `vector<2xf16>` / `vector<2xbf16>`
+    atomics become the PTX instruction `atom.add.noftz.f16x2` (`.bf16x2`) on
+    the element's generic address, or `red.add.noftz.*` when the old value is
+    unused; LLVM would otherwise expand a vector atomicrmw into a
+    compare-and-swap loop.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TileLowerReductions : Pass<"tile-lower-reductions", "::mlir::tile::KernelOp"> {
+  let summary = "Lower tile.thread_allreduce to warp shuffles and shared memory";
+  let description = [{
+    When every extent of the thread block is a power of two, the reduced
+    bits of the linear thread index that select lanes are combined by an xor
+    butterfly of `gpu.shuffle` (no barrier), and those that select warps
+    through a shared buffer with one slot per thread, two barriers, and a
+    fixed combination order. Other shapes (non-power-of-two extents) use a
+    shared-memory tree over the group's reduction index with a barrier per
+    step. f16 and bf16 values travel in 32-bit shuffles. See
+    docs/Reductions.md.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def TileLowerTileOps : Pass<"tile-lower-tile-ops", "::mlir::tile::KernelOp"> {
   let summary = "Lower collective tile ops and tile loops to thread-level loops";
   let description = [{

@@ -1,0 +1,263 @@
+//===- LowerReductions.cpp - tile.thread_allreduce to shuffles and smem ---===//
+//
+// Two lowerings, chosen per op (docs/Reductions.md explains them):
+//
+// - every block extent a power of two: the linear thread index splits into
+//   bit fields of x, y and z. Reduced bits below 5 are lane bits: an xor
+//   butterfly of warp shuffles combines them. Reduced bits from 5 up select
+//   warps: each thread stores its warp's partial in shared memory, and after
+//   a barrier combines the partials of its group's warps in a fixed order.
+// - any other shape: each thread stores its value, then a tree over the
+//   group's reduction index halves the active range per step, with a barrier
+//   between steps; every thread reads the group's result.
+//
+// f16 and bf16 travel in the low half of a 32-bit shuffle and are combined
+// in their own type. Every thread of a group ends with the same bits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "tile/Dialect/Tile/Transforms/Distribution.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-lower-reductions"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILELOWERREDUCTIONS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr int64_t kWarpSize = 32;
+
+/// Combines two values with the reduction operator.
+static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
+                     Value rhs) {
+  bool isFloat = isa<FloatType>(lhs.getType());
+  switch (kind) {
+  case ReduceKind::add:
+    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::mul:
+    return isFloat ? arith::MulFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MulIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::max:
+    return isFloat ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::min:
+    return isFloat ? arith::MinimumFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::and_:
+    return arith::AndIOp::create(b, loc, lhs, rhs);
+  case ReduceKind::or_:
+    return arith::OrIOp::create(b, loc, lhs, rhs);
+  case ReduceKind::xor_:
+    return arith::XOrIOp::create(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+/// `gpu.shuffle xor` of a 16- or 32-bit value over `width` lanes; 16-bit
+/// values travel in the low half of a 32-bit register.
+static Value shuffleXor(OpBuilder &b, Location loc, Value value,
+                        int64_t offset, int64_t width) {
+  Type type = value.getType();
+  if (type.getIntOrFloatBitWidth() == 32)
+    return gpu::ShuffleOp::create(b, loc, value, offset, width,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i16, value);
+  Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
+  Value moved = gpu::ShuffleOp::create(b, loc, wide, offset, width,
+                                       gpu::ShuffleMode::XOR)
+                    .getShuffleResult();
+  Value narrow = arith::TruncIOp::create(b, loc, i16, moved);
+  return arith::BitcastOp::create(b, loc, type, narrow);
+}
+
+static Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+namespace {
+
+struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ThreadAllReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto kernel = op->getParentOfType<KernelOp>();
+    SmallVector<int64_t, 3> extents;
+    bool reduced[3] = {false, false, false};
+    for (Dim dim : {Dim::x, Dim::y, Dim::z})
+      extents.push_back(kernel.getThreadExtent(dim));
+    for (Attribute attr : op.getDims())
+      reduced[static_cast<int>(cast<DimAttr>(attr).getValue())] = true;
+
+    Location loc = op.getLoc();
+    Value result;
+    if (llvm::all_of(extents, llvm::isPowerOf2_64))
+      result = lowerPowerOfTwo(rewriter, loc, op, kernel, extents, reduced);
+    else
+      result = lowerTree(rewriter, loc, op, kernel, extents, reduced);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// A shared buffer with one slot per thread, at the top of the kernel.
+  static Value allocateSlots(OpBuilder &b, Location loc, KernelOp kernel,
+                             Type type) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&kernel.getBody().front());
+    auto memrefType = MemRefType::get(
+        {kernel.getNumThreads()}, type, MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(b.getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    return AllocSharedOp::create(b, loc, memrefType, IntegerAttr());
+  }
+
+  static Value lowerPowerOfTwo(PatternRewriter &b, Location loc,
+                               ThreadAllReduceOp op, KernelOp kernel,
+                               ArrayRef<int64_t> extents,
+                               const bool reduced[3]) {
+    // Bit fields of the linear thread index.
+    int64_t reducedMask = 0;
+    unsigned bit = 0;
+    for (int d = 0; d < 3; ++d) {
+      unsigned bits = llvm::Log2_64(extents[d]);
+      if (reduced[d])
+        reducedMask |= ((int64_t(1) << bits) - 1) << bit;
+      bit += bits;
+    }
+    int64_t numThreads = kernel.getNumThreads();
+    int64_t width = std::min(kWarpSize, numThreads);
+    Value value = op.getValue();
+    // Lanes first: an xor butterfly over the reduced lane bits.
+    for (int64_t offset = width / 2; offset >= 1; offset /= 2)
+      if (reducedMask & offset)
+        value = combine(b, loc, op.getKind(), value,
+                        shuffleXor(b, loc, value, offset, width));
+    int64_t warpMask = reducedMask & ~(kWarpSize - 1);
+    if (warpMask == 0)
+      return value;
+
+    // Then warps: partials through shared memory, combined in a fixed order
+    // so that every thread of a group computes the same bits.
+    Value slots = allocateSlots(b, loc, kernel, value.getType());
+    Value linear = buildLinearThreadId(b, loc, kernel);
+    memref::StoreOp::create(b, loc, value, slots, linear);
+    BarrierOp::create(b, loc);
+    Value base = arith::AndIOp::create(b, loc, linear,
+                                       constantIndex(b, loc, ~warpMask));
+    SmallVector<int64_t> warpBits;
+    for (unsigned i = 0; i < 63; ++i)
+      if (warpMask & (int64_t(1) << i))
+        warpBits.push_back(int64_t(1) << i);
+    Value accumulated;
+    for (int64_t k = 0, e = int64_t(1) << warpBits.size(); k < e; ++k) {
+      int64_t offset = 0;
+      for (auto [i, bitValue] : llvm::enumerate(warpBits))
+        if (k & (int64_t(1) << i))
+          offset |= bitValue;
+      Value slot = arith::OrIOp::create(b, loc, base,
+                                        constantIndex(b, loc, offset));
+      Value partial = memref::LoadOp::create(b, loc, slots, slot);
+      accumulated = accumulated
+                        ? combine(b, loc, op.getKind(), accumulated, partial)
+                        : partial;
+    }
+    // The slots may be written again (a loop): wait for every reader.
+    BarrierOp::create(b, loc);
+    return accumulated;
+  }
+
+  static Value lowerTree(PatternRewriter &b, Location loc,
+                         ThreadAllReduceOp op, KernelOp kernel,
+                         ArrayRef<int64_t> extents, const bool reduced[3]) {
+    Value slots = allocateSlots(b, loc, kernel, op.getValue().getType());
+    SmallVector<Value, 3> coords;
+    for (Dim dim : {Dim::x, Dim::y, Dim::z})
+      coords.push_back(static_cast<size_t>(dim) < kernel.getThreads().size()
+                           ? ThreadIdOp::create(b, loc, dim).getResult()
+                           : constantIndex(b, loc, 0));
+    // The thread's index within its group (reduced dims, x fastest) and the
+    // slot of the group member with index `r`.
+    int64_t groupSize = 1;
+    Value rank = constantIndex(b, loc, 0);
+    for (int d = 2; d >= 0; --d) {
+      if (!reduced[d])
+        continue;
+      rank = arith::AddIOp::create(
+          b, loc, coords[d],
+          arith::MulIOp::create(b, loc, rank,
+                                constantIndex(b, loc, extents[d])));
+      groupSize *= extents[d];
+    }
+    auto slotOf = [&](Value r) {
+      SmallVector<Value, 3> member(coords);
+      for (int d = 0; d < 3; ++d) {
+        if (!reduced[d])
+          continue;
+        Value extent = constantIndex(b, loc, extents[d]);
+        member[d] = arith::RemUIOp::create(b, loc, r, extent);
+        r = arith::DivUIOp::create(b, loc, r, extent);
+      }
+      Value slot = member[2];
+      slot = arith::AddIOp::create(
+          b, loc, member[1],
+          arith::MulIOp::create(b, loc, slot, constantIndex(b, loc, extents[1])));
+      return arith::AddIOp::create(
+                 b, loc, member[0],
+                 arith::MulIOp::create(b, loc, slot,
+                                       constantIndex(b, loc, extents[0])))
+          .getResult();
+    };
+    Value own = slotOf(rank);
+    memref::StoreOp::create(b, loc, op.getValue(), slots, own);
+    BarrierOp::create(b, loc);
+    for (int64_t stride = llvm::PowerOf2Ceil(groupSize) / 2; stride >= 1;
+         stride /= 2) {
+      Value partner = arith::AddIOp::create(b, loc, rank,
+                                            constantIndex(b, loc, stride));
+      Value active = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank,
+                                constantIndex(b, loc, stride)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, partner,
+                                constantIndex(b, loc, groupSize)));
+      auto step = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(step.thenBlock()->getTerminator());
+        Value mine = memref::LoadOp::create(b, loc, slots, own);
+        Value theirs = memref::LoadOp::create(b, loc, slots, slotOf(partner));
+        memref::StoreOp::create(b, loc,
+                                combine(b, loc, op.getKind(), mine, theirs),
+                                slots, own);
+      }
+      BarrierOp::create(b, loc);
+    }
+    Value result =
+        memref::LoadOp::create(b, loc, slots, slotOf(constantIndex(b, loc, 0)));
+    BarrierOp::create(b, loc);
+    return result;
+  }
+};
+
+struct TileLowerReductionsPass
+    : tile::impl::TileLowerReductionsBase<TileLowerReductionsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<AllReduceLowering>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+
+} // namespace
