@@ -11,15 +11,15 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "TILE-" + config.suite_name
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 
 config.test_source_root = config.suite_source_root
 config.test_exec_root = os.path.join(config.tile_obj_root, config.suite_name)
 config.excludes = ["Inputs"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%examples", os.path.join(config.tile_src_root,
-                                                       "examples")))
+config.substitutions.append(("%tile_src_root", config.tile_src_root))
+config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

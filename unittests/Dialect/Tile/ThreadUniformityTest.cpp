@@ -2,51 +2,20 @@
 
 #include "tile/Dialect/Tile/IR/ThreadUniformity.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "tile/Dialect/Tile/IR/TileOps.h"
-#include "tile/InitAll.h"
-
-#include <gtest/gtest.h>
+#include "TestUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
 
-class ThreadUniformityTest : public ::testing::Test {
+class ThreadUniformityTest : public test::KernelTest {
 protected:
-  ThreadUniformityTest() {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
-
-  /// Parses `source` and returns the kernel it holds.
-  KernelOp parseKernel(StringRef source) {
-    module = parseSourceString<ModuleOp>(source, &context);
-    EXPECT_TRUE(module) << "failed to parse the test kernel";
-    if (!module)
-      return nullptr;
-    return *module->getOps<KernelOp>().begin();
-  }
-
   /// Returns the result of the op tagged `{tag = "name"}`.
-  static Value tagged(KernelOp kernel, StringRef name) {
-    Value found;
-    kernel.walk([&](Operation *op) {
-      auto tag = op->getAttrOfType<StringAttr>("tag");
-      if (tag && tag.getValue() == name)
-        found = op->getResult(0);
-    });
-    EXPECT_TRUE(found) << "no op tagged " << name.str();
-    return found;
+  static Value taggedValue(KernelOp kernel, StringRef name) {
+    Operation *op = tagged(kernel, name);
+    return op ? op->getResult(0) : Value();
   }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
 };
 
 TEST_F(ThreadUniformityTest, ThreadIndexTaintsArithmetic) {
@@ -62,10 +31,10 @@ TEST_F(ThreadUniformityTest, ThreadIndexTaintsArithmetic) {
   )mlir");
   ASSERT_TRUE(kernel);
   ThreadUniformity uniformity(kernel);
-  EXPECT_FALSE(uniformity.isThreadDependent(tagged(kernel, "const")));
-  EXPECT_FALSE(uniformity.isThreadDependent(tagged(kernel, "block")));
-  EXPECT_TRUE(uniformity.isThreadDependent(tagged(kernel, "thread")));
-  EXPECT_TRUE(uniformity.isThreadDependent(tagged(kernel, "derived")));
+  EXPECT_FALSE(uniformity.isThreadDependent(taggedValue(kernel, "const")));
+  EXPECT_FALSE(uniformity.isThreadDependent(taggedValue(kernel, "block")));
+  EXPECT_TRUE(uniformity.isThreadDependent(taggedValue(kernel, "thread")));
+  EXPECT_TRUE(uniformity.isThreadDependent(taggedValue(kernel, "derived")));
   EXPECT_FALSE(uniformity.isThreadDependent(kernel.getArguments()[0]));
 }
 
@@ -94,12 +63,12 @@ TEST_F(ThreadUniformityTest, MemoryAndLoops) {
   )mlir");
   ASSERT_TRUE(kernel);
   ThreadUniformity uniformity(kernel);
-  EXPECT_FALSE(uniformity.isThreadDependent(tagged(kernel, "global")));
-  EXPECT_TRUE(uniformity.isThreadDependent(tagged(kernel, "local")));
-  EXPECT_TRUE(uniformity.isThreadDependent(tagged(kernel, "shared_at_thread")));
-  EXPECT_TRUE(uniformity.isThreadDependent(tagged(kernel, "loop")));
-  EXPECT_FALSE(uniformity.isThreadDependent(tagged(kernel, "uniform_loop")));
-  EXPECT_FALSE(uniformity.isThreadDependent(tagged(kernel, "full_reduce")));
+  EXPECT_FALSE(uniformity.isThreadDependent(taggedValue(kernel, "global")));
+  EXPECT_TRUE(uniformity.isThreadDependent(taggedValue(kernel, "local")));
+  EXPECT_TRUE(uniformity.isThreadDependent(taggedValue(kernel, "shared_at_thread")));
+  EXPECT_TRUE(uniformity.isThreadDependent(taggedValue(kernel, "loop")));
+  EXPECT_FALSE(uniformity.isThreadDependent(taggedValue(kernel, "uniform_loop")));
+  EXPECT_FALSE(uniformity.isThreadDependent(taggedValue(kernel, "full_reduce")));
 }
 
 TEST_F(ThreadUniformityTest, PartialReductionDependsOnOtherDimensions) {
@@ -112,8 +81,8 @@ TEST_F(ThreadUniformityTest, PartialReductionDependsOnOtherDimensions) {
   )mlir");
   ASSERT_TRUE(kernel);
   ThreadUniformity uniformity(kernel);
-  EXPECT_TRUE(uniformity.isThreadDependent(tagged(kernel, "over_y")));
-  EXPECT_FALSE(uniformity.isThreadDependent(tagged(kernel, "over_xy")));
+  EXPECT_TRUE(uniformity.isThreadDependent(taggedValue(kernel, "over_y")));
+  EXPECT_FALSE(uniformity.isThreadDependent(taggedValue(kernel, "over_xy")));
 }
 
 TEST_F(ThreadUniformityTest, DivergentAncestor) {
@@ -136,8 +105,8 @@ TEST_F(ThreadUniformityTest, DivergentAncestor) {
   )mlir");
   ASSERT_TRUE(kernel);
   ThreadUniformity uniformity(kernel);
-  Operation *uniform = tagged(kernel, "uniform").getDefiningOp();
-  Operation *divergent = tagged(kernel, "divergent").getDefiningOp();
+  Operation *uniform = taggedValue(kernel, "uniform").getDefiningOp();
+  Operation *divergent = taggedValue(kernel, "divergent").getDefiningOp();
   EXPECT_EQ(uniformity.getDivergentAncestor(uniform, kernel), nullptr);
   Operation *ancestor = uniformity.getDivergentAncestor(divergent, kernel);
   ASSERT_NE(ancestor, nullptr);

@@ -2,44 +2,21 @@
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "tile/InitAll.h"
-
-#include <gtest/gtest.h>
+#include "TestUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
 
-class TileOpsTest : public ::testing::Test {
+class TileOpsTest : public test::KernelTest {
 protected:
-  TileOpsTest() {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
-
-  KernelOp parseKernel(StringRef source) {
-    module = parseSourceString<ModuleOp>(source, &context);
-    EXPECT_TRUE(module) << "failed to parse the test kernel";
-    if (!module)
-      return nullptr;
-    return *module->getOps<KernelOp>().begin();
-  }
-
   template <typename OpTy>
   static SmallVector<OpTy> collect(KernelOp kernel) {
     SmallVector<OpTy> ops;
     kernel.walk([&](OpTy op) { ops.push_back(op); });
     return ops;
   }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
 };
 
 TEST_F(TileOpsTest, KernelShape) {

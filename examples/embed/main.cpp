@@ -1,0 +1,40 @@
+//===- main.cpp - Compile tile kernels to PTX through the C++ API ---------===//
+//
+// Usage: tile-embed KERNELS.mlir
+// Prints the number of kernels compiled, then their PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "tile/InitAll.h"
+#include "tile/Pipelines/Pipelines.h"
+#include "llvm/Support/raw_ostream.h"
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    llvm::errs() << "usage: tile-embed KERNELS.mlir\n";
+    return 2;
+  }
+  mlir::DialectRegistry registry;
+  mlir::tile::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(argv[1], &context);
+  if (!module)
+    return 1;
+
+  mlir::tile::TileToPTXOptions options;
+  options.chip = "sm_90a";
+  llvm::FailureOr<std::string> ptx =
+      mlir::tile::compileToPTX(*module, options);
+  if (llvm::failed(ptx))
+    return 1;
+  size_t kernels = 0;
+  for (size_t pos = ptx->find(".entry"); pos != std::string::npos;
+       pos = ptx->find(".entry", pos + 1))
+    ++kernels;
+  llvm::outs() << "compiled " << kernels << " kernel(s)\n" << *ptx;
+  return 0;
+}
