@@ -282,3 +282,24 @@ tile.kernel @xz_of_3x4x5(%out: memref<1xi32>) grid [1] threads [3, 4, 5] {
   %s = tile.thread_allreduce mul %f across(x, z) : i32
   memref.store %s, %out[%c0] : memref<1xi32>
 }
+// CHECK-LABEL: .entry and_of_8x8(
+// CHECK: shfl.sync.bfly
+// CHECK: and.b32
+tile.kernel @and_of_8x8(%out: memref<1xi32>) grid [1] threads [8, 8] {
+  %c0 = arith.constant 0 : index
+  %tx = tile.thread_id x
+  %i = arith.index_cast %tx : index to i32
+  %s = tile.thread_allreduce and %i across(x, y) : i32
+  memref.store %s, %out[%c0] : memref<1xi32>
+}
+
+// CHECK-LABEL: .entry or_of_6x6(
+// CHECK-NOT: shfl.sync
+// CHECK: or.b32
+tile.kernel @or_of_6x6(%out: memref<1xi32>) grid [1] threads [6, 6] {
+  %c0 = arith.constant 0 : index
+  %tx = tile.thread_id x
+  %i = arith.index_cast %tx : index to i32
+  %s = tile.thread_allreduce or %i across(y) : i32
+  memref.store %s, %out[%c0] : memref<1xi32>
+}

@@ -6,6 +6,7 @@
 // CHECK: %[[OLD:.+]] = memref.atomic_rmw addi %{{.*}}, %{{.*}}[%{{.*}}] : (i32, memref<64xi32>) -> i32
 // CHECK: memref.store %[[OLD]]
 // CHECK: memref.atomic_rmw addf %{{.*}} : (bf16, memref<64xbf16>) -> bf16
+// CHECK: memref.atomic_rmw addf %{{.*}} : (f16, memref<64xf16, #gpu.address_space<workgroup>>) -> f16
 tile.kernel @scalar(%I: memref<64xi32>, %B: memref<64xbf16>) grid [1] threads [64] {
   %tx = tile.thread_id x
   %f = arith.constant 1.0 : f32
@@ -16,6 +17,9 @@ tile.kernel @scalar(%I: memref<64xi32>, %B: memref<64xbf16>) grid [1] threads [6
   %old = tile.atomic_add %I[%tx], %i : memref<64xi32>, i32 -> i32
   memref.store %old, %I[%tx] : memref<64xi32>
   tile.atomic_add %B[%tx], %b : memref<64xbf16>, bf16
+  %h = arith.constant 1.0 : f16
+  %hs = tile.alloc_shared : memref<64xf16, #gpu.address_space<workgroup>>
+  tile.atomic_add %hs[%tx], %h : memref<64xf16, #gpu.address_space<workgroup>>, f16
 }
 
 // -----

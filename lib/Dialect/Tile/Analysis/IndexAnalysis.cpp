@@ -44,8 +44,8 @@ static OptRange divide(OptRange a, OptRange divisor, bool roundUp) {
     return std::nullopt;
   int64_t d = divisor->lower;
   if (roundUp)
-    return IndexRange{llvm::divideCeil(a->lower, d),
-                      llvm::divideCeil(a->upper, d)};
+    return IndexRange{static_cast<int64_t>(llvm::divideCeil(a->lower, d)),
+                      static_cast<int64_t>(llvm::divideCeil(a->upper, d))};
   return IndexRange{a->lower / d, a->upper / d};
 }
 

@@ -10,8 +10,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -26,25 +26,33 @@ namespace {
 /// terms are values uniform across the block.
 struct LinearForm {
   int64_t thread[3] = {0, 0, 0};
-  llvm::SmallDenseMap<Value, int64_t, 4> terms;
+  /// Sorted by value, without zero coefficients, once normalized.
+  SmallVector<std::pair<Value, int64_t>, 4> terms;
   int64_t constant = 0;
 
   void add(const LinearForm &other, int64_t scale) {
     for (int d = 0; d < 3; ++d)
       thread[d] += scale * other.thread[d];
     for (auto [term, coefficient] : other.terms)
-      terms[term] += scale * coefficient;
+      terms.push_back({term, scale * coefficient});
     constant += scale * other.constant;
+    normalize();
   }
 
-  /// Drops terms whose coefficients cancelled.
+  /// Sorts the terms, merges equal ones and drops those that cancelled.
   void normalize() {
-    SmallVector<Value> zero;
-    for (auto [term, coefficient] : terms)
-      if (coefficient == 0)
-        zero.push_back(term);
-    for (Value term : zero)
-      terms.erase(term);
+    llvm::sort(terms, [](auto &a, auto &b) {
+      return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
+    });
+    SmallVector<std::pair<Value, int64_t>, 4> merged;
+    for (auto [term, coefficient] : terms) {
+      if (!merged.empty() && merged.back().first == term)
+        merged.back().second += coefficient;
+      else
+        merged.push_back({term, coefficient});
+    }
+    llvm::erase_if(merged, [](auto &t) { return t.second == 0; });
+    terms = std::move(merged);
   }
 };
 
@@ -116,7 +124,7 @@ static std::optional<LinearForm> linearForm(Value value,
   }
   // A uniform value is a term of its own: no need to look inside.
   if (!uniformity.isThreadDependent(value)) {
-    form.terms[value] = 1;
+    form.terms.push_back({value, 1});
     return form;
   }
   if (!op || depth > 16)
@@ -129,43 +137,38 @@ static std::optional<LinearForm> linearForm(Value value,
     if (!lhs || !rhs)
       return std::nullopt;
     lhs->add(*rhs, scale);
-    lhs->normalize();
     return lhs;
   };
-  return llvm::TypeSwitch<Operation *, std::optional<LinearForm>>(op)
-      .Case<arith::AddIOp>([&](auto) { return combine(1); })
-      .Case<arith::SubIOp>([&](auto) { return combine(-1); })
-      .Case<arith::MulIOp>([&](auto) -> std::optional<LinearForm> {
-        for (unsigned i = 0; i < 2; ++i) {
-          APInt scale;
-          if (!matchPattern(op->getOperand(i), m_ConstantInt(&scale)))
-            continue;
-          std::optional<LinearForm> other = operand(1 - i);
-          if (!other)
-            return std::nullopt;
-          LinearForm scaled;
-          scaled.add(*other, scale.getSExtValue());
-          scaled.normalize();
-          return scaled;
-        }
+  if (isa<arith::AddIOp>(op))
+    return combine(1);
+  if (isa<arith::SubIOp>(op))
+    return combine(-1);
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+    return operand(0);
+  if (isa<arith::MulIOp>(op)) {
+    for (unsigned i = 0; i < 2; ++i) {
+      APInt scale;
+      if (!matchPattern(op->getOperand(i), m_ConstantInt(&scale)))
+        continue;
+      std::optional<LinearForm> other = operand(1 - i);
+      if (!other)
         return std::nullopt;
-      })
-      .Case<arith::IndexCastOp, arith::IndexCastUIOp>(
-          [&](auto) { return operand(0); })
-      .Case<affine::AffineApplyOp>([&](affine::AffineApplyOp apply)
-                                       -> std::optional<LinearForm> {
-        SmallVector<std::optional<LinearForm>> dims, symbols;
-        for (Value v : apply.getDimOperands())
-          dims.push_back(linearForm(v, uniformity, depth + 1));
-        for (Value v : apply.getSymbolOperands())
-          symbols.push_back(linearForm(v, uniformity, depth + 1));
-        std::optional<LinearForm> result =
-            affineLinearForm(apply.getAffineMap().getResult(0), dims, symbols);
-        if (result)
-          result->normalize();
-        return result;
-      })
-      .Default([](Operation *) { return std::nullopt; });
+      LinearForm scaled;
+      scaled.add(*other, scale.getSExtValue());
+      return scaled;
+    }
+    return std::nullopt;
+  }
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+    SmallVector<std::optional<LinearForm>> dims, symbols;
+    for (Value v : apply.getDimOperands())
+      dims.push_back(linearForm(v, uniformity, depth + 1));
+    for (Value v : apply.getSymbolOperands())
+      symbols.push_back(linearForm(v, uniformity, depth + 1));
+    return affineLinearForm(apply.getAffineMap().getResult(0), dims,
+                            symbols);
+  }
+  return std::nullopt;
 }
 
 /// Returns true when `value` is defined inside `loop` (so it may differ from
@@ -379,16 +382,14 @@ bool SharedMemoryAccessAnalysis::provablySameThread(
     std::optional<LinearForm> fa = linearForm(ia, uniformity);
     std::optional<LinearForm> fb = linearForm(ib, uniformity);
     if (!fa || !fb || fa->constant != fb->constant ||
-        !llvm::equal(fa->thread, fb->thread) ||
-        fa->terms.size() != fb->terms.size())
+        !llvm::equal(fa->thread, fb->thread) || fa->terms != fb->terms)
       continue;
-    bool sameUniformPart = llvm::all_of(fa->terms, [&](auto term) {
-      auto it = fb->terms.find(term.first);
-      return it != fb->terms.end() && it->second == term.second &&
-             !(carried && isDefinedInside(term.first, carried));
-    });
-    if (sameUniformPart)
-      forms.push_back(std::move(*fa));
+    // Terms that change between iterations differ across a carried hazard.
+    if (carried && llvm::any_of(fa->terms, [&](auto &term) {
+          return isDefinedInside(term.first, carried);
+        }))
+      continue;
+    forms.push_back(std::move(*fa));
   }
   SmallVector<const LinearForm *> pointers;
   for (const LinearForm &form : forms)
