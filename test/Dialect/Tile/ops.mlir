@@ -5,8 +5,9 @@
 // RUN: tile-opt %s -split-input-file -mlir-print-op-generic | tile-opt -split-input-file | FileCheck %s
 
 // A kernel with a static grid, a 3-D block, and every index op.
+// The source names of the arguments are kept.
 // CHECK-LABEL: tile.kernel @indices
-// CHECK-SAME: (%{{.*}}: memref<1024xf32>, %{{.*}}: f32, %{{.*}}: index)
+// CHECK-SAME: (%a: memref<1024xf32>, %s: f32, %n: index)
 // CHECK-SAME: grid [4, 2, 1] threads [32, 4, 2] {
 // CHECK: %[[BX:.+]] = tile.block_id x
 // CHECK: tile.block_id y

@@ -243,6 +243,17 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   SmallVector<Type> argTypes =
       llvm::map_to_vector(arguments, [](auto &arg) { return arg.type; });
+  // Keep the source names of the arguments (`%A` -> "A") unless numeric.
+  SmallVector<StringRef> names;
+  for (OpAsmParser::Argument &arg : arguments) {
+    StringRef name = arg.ssaName.name.drop_front();
+    if (name.empty() || llvm::isDigit(name.front()))
+      break;
+    names.push_back(name);
+  }
+  if (!names.empty() && names.size() == arguments.size())
+    result.addAttribute(getArgNamesAttrName(result.name),
+                        builder.getStrArrayAttr(names));
   result.addAttribute(getFunctionTypeAttrName(result.name),
                       TypeAttr::get(builder.getFunctionType(argTypes,
                                                             resultTypes)));
@@ -301,7 +312,8 @@ void KernelOp::print(OpAsmPrinter &p) {
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
       {getSymNameAttrName(), getFunctionTypeAttrName(), getGridAttrName(),
-       getThreadsAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
+       getThreadsAttrName(), getArgAttrsAttrName(), getResAttrsAttrName(),
+       getArgNamesAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -310,6 +322,22 @@ void KernelOp::print(OpAsmPrinter &p) {
     p.printRegion(getGridSize(), /*printEntryBlockArgs=*/true,
                   /*printBlockTerminators=*/true);
   }
+}
+
+std::string KernelOp::getArgName(unsigned index) {
+  if (std::optional<ArrayAttr> names = getArgNames();
+      names && index < names->size())
+    return cast<StringAttr>((*names)[index]).str();
+  return "arg" + std::to_string(index);
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  if (!getArgNames() || region.empty())
+    return;
+  for (auto [index, arg] : llvm::enumerate(region.getArguments()))
+    if (index < getArgNames()->size())
+      setNameFn(arg, getArgName(index));
 }
 
 int64_t KernelOp::getNumThreads() {

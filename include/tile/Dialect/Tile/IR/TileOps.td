@@ -28,6 +28,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Tile_KernelOp : Tile_Op<"kernel", [
     AffineScope, AutomaticAllocationScope, IsolatedFromAbove, Symbol,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "A GPU kernel: arguments, a grid and a thread block shape";
   let description = [{
@@ -40,6 +41,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     an extent written `?` is computed at launch time by the `grid_size`
     region, which receives the kernel's arguments and yields one `index` per
     dynamic extent, in order.
+
+    The argument names of the source (`%A`) are kept (`arg_names`) and
+    name the arguments in diagnostics, in printed IR and in `tile-run`.
 
     `reference` names the kernel's reference implementation: a `func.func`
     (run on the CPU) or another `tile.kernel` of the module, with the same
@@ -74,6 +78,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        DenseI64ArrayAttr:$grid,
                        DenseI64ArrayAttr:$threads,
                        OptionalAttr<FlatSymbolRefAttr>:$reference,
+                       OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<StrAttr>:$sym_visibility,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs);
@@ -90,6 +95,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       return getBody().getArguments();
     }
 
+    /// The source name of argument `index` (`A` for `%A`), or `arg<index>`.
+    std::string getArgName(unsigned index);
     /// Number of threads of one block (product of the `threads` extents).
     int64_t getNumThreads();
     /// Extent of the thread block along `dim`; 1 beyond its rank.
