@@ -37,6 +37,12 @@ static std::string findCudaPath(const TileToPTXOptions &options) {
 
 void tile::buildTileToPTXPipeline(OpPassManager &pm,
                                   const TileToPTXOptions &options) {
+  buildTileToGPUPipeline(pm, options);
+  buildGPUToPTXPipeline(pm, options);
+}
+
+void tile::buildTileToGPUPipeline(OpPassManager &pm,
+                                  const TileToPTXOptions &options) {
   // Tile level, per kernel.
   OpPassManager &kernelPm = pm.nest<KernelOp>();
   kernelPm.addPass(createTileInsertBarriers());
@@ -47,8 +53,11 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   kernelPm.addPass(createCanonicalizerPass());
   kernelPm.addPass(createCSEPass());
 
-  // Into the gpu dialect, then NVVM.
   pm.addPass(createTileToGPU());
+}
+
+void tile::buildGPUToPTXPipeline(OpPassManager &pm,
+                                 const TileToPTXOptions &options) {
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;

@@ -36,9 +36,16 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
 };
 
 /// Adds the passes that lower a module of tile kernels to a gpu.binary
-/// holding PTX, and a host launcher per kernel.
+/// holding PTX, and a host launcher per kernel: the two halves below.
 void buildTileToPTXPipeline(OpPassManager &pm,
                             const TileToPTXOptions &options);
+
+/// The first half: tile passes and tile-to-gpu (gpu.func per kernel).
+void buildTileToGPUPipeline(OpPassManager &pm,
+                            const TileToPTXOptions &options);
+
+/// The second half: NVVM lowering and serialization to PTX.
+void buildGPUToPTXPipeline(OpPassManager &pm, const TileToPTXOptions &options);
 
 /// Registers `tile-to-ptx` with the pass registry.
 void registerTileToPTXPipeline();

@@ -1,0 +1,117 @@
+//===- CudaDriver.h - The CUDA driver API, loaded at run time ---*- C++ -*-===//
+//
+// A thin layer over the CUDA driver API. libcuda.so.1 is opened with dlopen
+// on first use, so programs that link this library build and start on
+// machines without a GPU and report that clearly. Every call returns an
+// llvm::Error whose message names what failed (and the kernel, for
+// launches). No MLIR here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_CUDADRIVER_H
+#define TILE_RUNTIME_CUDADRIVER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tile::runtime {
+
+struct DriverApi;
+
+/// A device allocation, freed on destruction.
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DriverApi *api, uint64_t address, size_t bytes)
+      : api(api), address(address), bytes(bytes) {}
+  DeviceBuffer(DeviceBuffer &&other) noexcept { *this = std::move(other); }
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  ~DeviceBuffer();
+
+  uint64_t getAddress() const { return address; }
+  size_t getBytes() const { return bytes; }
+
+private:
+  const DriverApi *api = nullptr;
+  uint64_t address = 0;
+  size_t bytes = 0;
+};
+
+/// A loaded PTX module.
+class Module {
+public:
+  Module(const DriverApi *api, void *handle) : api(api), handle(handle) {}
+  Module(Module &&other) noexcept
+      : api(other.api), handle(std::exchange(other.handle, nullptr)) {}
+  Module(const Module &) = delete;
+  ~Module();
+
+  /// Returns the kernel named `name`.
+  llvm::Expected<void *> getFunction(llvm::StringRef name) const;
+
+private:
+  const DriverApi *api;
+  void *handle;
+};
+
+/// Launch geometry of one kernel.
+struct LaunchConfig {
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t dynamicSharedBytes = 0;
+};
+
+/// The primary context of one device.
+class Device {
+public:
+  /// Loads the driver and opens device `ordinal`. Fails with a message that
+  /// says whether the driver or the device is missing.
+  static llvm::Expected<std::unique_ptr<Device>> open(int ordinal = 0);
+  ~Device();
+
+  std::string getName() const { return name; }
+
+  /// JIT-compiles `ptx` for the device; the message holds ptxas' log.
+  llvm::Expected<Module> loadPTX(llvm::StringRef ptx) const;
+  llvm::Expected<DeviceBuffer> allocate(size_t bytes) const;
+  llvm::Error copyToDevice(const DeviceBuffer &dst, const void *src,
+                           size_t bytes) const;
+  llvm::Error copyToHost(void *dst, const DeviceBuffer &src,
+                         size_t bytes) const;
+  llvm::Error fill(const DeviceBuffer &dst, uint8_t byte) const;
+
+  /// Launches `function` with one pointer per parameter, and waits for it
+  /// when `synchronize`. Errors name `kernelName`.
+  llvm::Error launch(void *function, llvm::StringRef kernelName,
+                     const LaunchConfig &config,
+                     llvm::ArrayRef<void *> parameters,
+                     bool synchronize = true) const;
+
+  /// Times `launch` with CUDA events: returns milliseconds.
+  llvm::Expected<float> timeLaunch(void *function, llvm::StringRef kernelName,
+                                   const LaunchConfig &config,
+                                   llvm::ArrayRef<void *> parameters) const;
+
+  llvm::Error synchronize(llvm::StringRef what) const;
+
+private:
+  Device() = default;
+  llvm::Error check(int result, llvm::StringRef what) const;
+
+  std::unique_ptr<DriverApi> api;
+  int device = 0;
+  void *context = nullptr;
+  std::string name;
+};
+
+} // namespace tile::runtime
+
+#endif // TILE_RUNTIME_CUDADRIVER_H

@@ -1,0 +1,241 @@
+//===- KernelPlan.cpp - What tile-run allocates and launches --------------===//
+
+#include "tile/Runner/KernelPlan.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <random>
+
+using namespace mlir;
+
+namespace tile::runner {
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static std::string printType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+std::optional<ElementKind> getElementKind(Type type) {
+  if (type.isF16())
+    return ElementKind::F16;
+  if (type.isBF16())
+    return ElementKind::BF16;
+  if (type.isF32())
+    return ElementKind::F32;
+  if (type.isF64())
+    return ElementKind::F64;
+  if (type.isIndex() || type.isInteger(64))
+    return ElementKind::I64;
+  if (type.isInteger(32))
+    return ElementKind::I32;
+  if (type.isInteger(16))
+    return ElementKind::I16;
+  if (type.isInteger(8))
+    return ElementKind::I8;
+  if (type.isInteger(1))
+    return ElementKind::I1;
+  return std::nullopt;
+}
+
+/// Returns the kernel argument `value` is a view of, if any.
+static BlockArgument getArgumentRoot(Value value, mlir::tile::KernelOp kernel) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return nullptr;
+    value = view.getViewSource();
+  }
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (arg && arg.getOwner() == &kernel.getBody().front())
+    return arg;
+  return nullptr;
+}
+
+/// Marks which memref arguments the kernel reads and writes.
+static void findAccesses(mlir::tile::KernelOp kernel, KernelPlan &plan) {
+  kernel.getBody().walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      // Unknown ops (inline assembly, calls) may do anything to a buffer.
+      for (Value operand : op->getOperands())
+        if (BlockArgument arg = getArgumentRoot(operand, kernel);
+            arg && isa<MemRefType>(arg.getType())) {
+          plan.arguments[arg.getArgNumber()].read = true;
+          plan.arguments[arg.getArgNumber()].written = true;
+        }
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      Value value = effect.getValue();
+      BlockArgument arg = value ? getArgumentRoot(value, kernel) : nullptr;
+      if (!arg)
+        continue;
+      ArgumentPlan &argument = plan.arguments[arg.getArgNumber()];
+      argument.read |= isa<MemoryEffects::Read>(effect.getEffect());
+      argument.written |= isa<MemoryEffects::Write>(effect.getEffect());
+    }
+  });
+}
+
+llvm::Expected<KernelPlan>
+planKernel(mlir::tile::KernelOp kernel, const PlanOptions &options) {
+  KernelPlan plan;
+  plan.kernel = kernel;
+  auto hasArgument = [&](const std::string &name) {
+    for (unsigned i = 0, e = kernel.getArgumentTypes().size(); i < e; ++i)
+      if (kernel.getArgName(i) == name)
+        return true;
+    return false;
+  };
+  for (const auto &[name, shape] : options.shapes)
+    if (!hasArgument(name))
+      return makeError("--shape " + name + ": kernel '" +
+                       kernel.getSymName() + "' has no argument '" + name +
+                       "'");
+  for (const auto &[name, value] : options.values)
+    if (!hasArgument(name))
+      return makeError("--arg " + name + ": kernel '" + kernel.getSymName() +
+                       "' has no argument '" + name + "'");
+  std::mt19937_64 engine(options.seed ^ 0x9e3779b97f4a7c15ULL);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    ArgumentPlan argument;
+    argument.name = kernel.getArgName(index);
+    argument.type = type;
+    Type element = type;
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      argument.isBuffer = true;
+      element = memref.getElementType();
+      auto given = options.shapes.find(argument.name);
+      if (given != options.shapes.end()) {
+        const std::vector<int64_t> &shape = given->second;
+        bool fits = shape.size() == static_cast<size_t>(memref.getRank());
+        for (size_t d = 0; fits && d < shape.size(); ++d)
+          fits = memref.isDynamicDim(d) || memref.getDimSize(d) == shape[d];
+        if (!fits)
+          return makeError(llvm::formatv(
+              "--shape {0}: the shape does not fit argument '{0}' of type {1}",
+              argument.name, printType(type)));
+        argument.shape = shape;
+      } else if (!memref.hasStaticShape()) {
+        return makeError(llvm::formatv(
+            "argument '{0}' has type {1}: give its shape with --shape {0}=...",
+            argument.name, printType(type)));
+      } else {
+        argument.shape.assign(memref.getShape().begin(),
+                              memref.getShape().end());
+      }
+    }
+    std::optional<ElementKind> kind = getElementKind(element);
+    if (!kind)
+      return makeError(llvm::formatv(
+          "argument '{0}': element type {1} is not supported by tile-run",
+          argument.name, printType(element)));
+    argument.kind = *kind;
+    if (!argument.isBuffer) {
+      auto given = options.values.find(argument.name);
+      if (given != options.values.end()) {
+        if (llvm::StringRef(given->second).getAsDouble(argument.scalar))
+          return makeError(llvm::formatv("--arg {0}={1}: not a number",
+                                         argument.name, given->second));
+      } else if (isFloat(*kind)) {
+        argument.scalar = real(engine);
+      } else {
+        return makeError(llvm::formatv(
+            "scalar argument '{0}' ({1}) needs a value: --arg {0}=...",
+            argument.name, printType(type)));
+      }
+    }
+    plan.arguments.push_back(std::move(argument));
+  }
+  findAccesses(kernel, plan);
+  ArrayRef<int64_t> threads = kernel.getThreads();
+  for (size_t d = 0; d < threads.size(); ++d)
+    plan.block[d] = threads[d];
+  if (llvm::Error error = evaluateGrid(plan))
+    return std::move(error);
+  return plan;
+}
+
+llvm::Error evaluateGrid(KernelPlan &plan) {
+  mlir::tile::KernelOp kernel = plan.kernel;
+  SmallVector<int64_t> dynamicExtents;
+  Region &region = kernel.getGridSize();
+  if (!region.empty()) {
+    // Fold the region's ops with the arguments' shapes and values.
+    Builder builder(kernel.getContext());
+    llvm::DenseMap<Value, Attribute> known;
+    for (auto [arg, argument] :
+         llvm::zip(region.getArguments(), plan.arguments))
+      if (!argument.isBuffer)
+        known[arg] = isFloat(argument.kind)
+                         ? Attribute(builder.getFloatAttr(arg.getType(),
+                                                          argument.scalar))
+                         : Attribute(builder.getIntegerAttr(
+                               arg.getType(),
+                               static_cast<int64_t>(argument.scalar)));
+    for (Operation &op : region.front()) {
+      if (auto yield = dyn_cast<mlir::tile::YieldOp>(op)) {
+        for (Value value : yield.getValues()) {
+          auto attr = dyn_cast_if_present<IntegerAttr>(known.lookup(value));
+          if (!attr)
+            return makeError("the grid_size region yields a value that "
+                             "cannot be computed on the host");
+          dynamicExtents.push_back(attr.getInt());
+        }
+        break;
+      }
+      if (auto dim = dyn_cast<memref::DimOp>(op)) {
+        auto arg = dyn_cast<BlockArgument>(dim.getSource());
+        auto index = dyn_cast_if_present<IntegerAttr>(
+            known.lookup(dim.getIndex()));
+        if (!arg || !index)
+          return makeError("grid_size: 'memref.dim' must take an argument "
+                           "and a constant dimension");
+        known[dim.getResult()] = builder.getIndexAttr(
+            plan.arguments[arg.getArgNumber()].shape[index.getInt()]);
+        continue;
+      }
+      SmallVector<Attribute> operands;
+      for (Value operand : op.getOperands())
+        operands.push_back(known.lookup(operand));
+      SmallVector<OpFoldResult> results;
+      if (failed(op.fold(operands, results)) ||
+          results.size() != op.getNumResults())
+        return makeError(llvm::Twine("grid_size: cannot evaluate '") +
+                         op.getName().getStringRef() + "' on the host");
+      for (auto [result, folded] : llvm::zip(op.getResults(), results)) {
+        if (auto attr = dyn_cast<Attribute>(folded))
+          known[result] = attr;
+        else
+          known[result] = known.lookup(cast<Value>(folded));
+      }
+    }
+  }
+  ArrayRef<int64_t> grid = kernel.getGrid();
+  unsigned next = 0;
+  for (size_t d = 0; d < grid.size(); ++d) {
+    int64_t extent =
+        ShapedType::isDynamic(grid[d]) ? dynamicExtents[next++] : grid[d];
+    if (extent < 1 || extent > 0x7fffffff)
+      return makeError(llvm::formatv(
+          "the grid extent along dimension {0} is {1}, outside [1, 2^31)", d,
+          extent));
+    plan.grid[d] = extent;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace tile::runner

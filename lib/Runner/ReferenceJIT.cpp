@@ -1,0 +1,110 @@
+//===- ReferenceJIT.cpp - Run a reference func.func on the CPU ------------===//
+
+#include "tile/Runner/ReferenceJIT.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace tile::runner {
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Error runOnCPU(func::FuncOp func,
+                                   llvm::ArrayRef<ArgumentPlan> arguments,
+                                   llvm::ArrayRef<HostBuffer *> buffers) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  // A module of its own holding a copy of the reference.
+  MLIRContext *context = func.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto copy = cast<func::FuncOp>(builder.clone(*func));
+  copy.setPublic();
+  copy->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                builder.getUnitAttr());
+
+  PassManager pm(context);
+  pm.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(pm.run(*module)))
+    return makeError("cannot lower the reference '" + func.getSymName() +
+                     "' to LLVM for the CPU");
+
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(
+      /*optLevel=*/2, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  auto engine = ExecutionEngine::create(*module, options);
+  if (!engine)
+    return makeError("cannot JIT-compile the reference '" + func.getSymName() +
+                     "': " + llvm::toString(engine.takeError()));
+
+  // Arguments: a pointer to a memref descriptor per buffer, scalars in
+  // memory of their own width.
+  std::vector<std::vector<int64_t>> descriptors;
+  std::vector<void *> descriptorPointers(arguments.size());
+  std::vector<uint64_t> scalars(arguments.size());
+  std::vector<void *> packed;
+  descriptors.reserve(arguments.size());
+  for (auto [index, argument] : llvm::enumerate(arguments)) {
+    if (argument.isBuffer) {
+      HostBuffer *buffer = buffers[index];
+      std::vector<int64_t> descriptor = {
+          reinterpret_cast<int64_t>(buffer->getData()),
+          reinterpret_cast<int64_t>(buffer->getData()), 0};
+      descriptor.insert(descriptor.end(), argument.shape.begin(),
+                        argument.shape.end());
+      int64_t stride = 1;
+      std::vector<int64_t> strides(argument.shape.size());
+      for (int d = static_cast<int>(argument.shape.size()) - 1; d >= 0; --d) {
+        strides[d] = stride;
+        stride *= argument.shape[d];
+      }
+      descriptor.insert(descriptor.end(), strides.begin(), strides.end());
+      descriptors.push_back(std::move(descriptor));
+      descriptorPointers[index] = descriptors.back().data();
+      packed.push_back(&descriptorPointers[index]);
+      continue;
+    }
+    HostBuffer value(argument.kind, {});
+    value.set(0, argument.scalar);
+    std::memcpy(&scalars[index], value.getData(), value.getBytes());
+    packed.push_back(&scalars[index]);
+  }
+  if (llvm::Error error = (*engine)->invokePacked(
+          ("_mlir_ciface_" + func.getSymName()).str(), packed))
+    return makeError("running the reference '" + func.getSymName() +
+                     "' failed: " + llvm::toString(std::move(error)));
+  return llvm::Error::success();
+}
+
+} // namespace tile::runner

@@ -1,0 +1,435 @@
+//===- tile-run.cpp - Run, check and time a tile kernel on the GPU --------===//
+//
+// tile-run FILE.mlir [--kernel NAME] [--shape A=16x32] [--arg n=7]
+//                    [--check] [--bench] [--json]
+//
+// Compiles the file in-process with the tile-to-ptx pipeline, allocates the
+// kernel's buffers (inputs random, write-only outputs poisoned), launches it
+// through the CUDA driver, compares the outputs with the kernel's reference
+// (a func.func JIT-compiled for the CPU, or another kernel run on the GPU)
+// and times it the BENCH.md way. Exit status: 0 passed, 1 failed or error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "tile/InitAll.h"
+#include "tile/Pipelines/Pipelines.h"
+#include "tile/Runner/KernelPlan.h"
+#include "tile/Runner/ReferenceJIT.h"
+#include "tile/Runner/Report.h"
+#include "tile/Runtime/CudaDriver.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+using namespace mlir;
+using namespace ::tile::runner;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tile-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<kernels.mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string>
+    kernelName("kernel", cl::desc("Kernel to run (default: the only one)"),
+               cl::cat(category));
+static cl::list<std::string>
+    shapes("shape", cl::desc("Shape of a dynamic memref argument: NAME=AxB"),
+           cl::cat(category));
+static cl::list<std::string>
+    values("arg", cl::desc("Value of a scalar argument: NAME=VALUE"),
+           cl::cat(category));
+static cl::opt<bool> check("check",
+                           cl::desc("Compare the outputs with the kernel's "
+                                    "reference"),
+                           cl::cat(category));
+static cl::opt<bool> bench("bench",
+                           cl::desc("Time the kernel (warm-up, L2 flushed "
+                                    "before every run, median/min/max)"),
+                           cl::cat(category));
+static cl::opt<unsigned> repetitions("reps", cl::init(100),
+                                     cl::desc("Timed runs of --bench"),
+                                     cl::cat(category));
+static cl::opt<unsigned> warmup("warmup", cl::init(5),
+                                cl::desc("Untimed runs before --bench"),
+                                cl::cat(category));
+static cl::opt<double> flops("flops", cl::init(0),
+                             cl::desc("Floating-point operations of one run, "
+                                      "for TFLOP/s"),
+                             cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::init(1),
+                              cl::desc("Seed of the random inputs"),
+                              cl::cat(category));
+static cl::opt<bool> json("json", cl::desc("Print the report as JSON"),
+                          cl::cat(category));
+static cl::opt<int> deviceOrdinal("device", cl::init(0),
+                                  cl::desc("CUDA device ordinal"),
+                                  cl::cat(category));
+static cl::opt<std::string> chip("chip", cl::init("sm_90a"),
+                                 cl::desc("Target GPU architecture"),
+                                 cl::cat(category));
+static cl::opt<std::string> dumpPTX("dump-ptx",
+                                    cl::desc("Also write the PTX to a file"),
+                                    cl::cat(category));
+
+/// 256 MB, larger than any L2 cache: written before every timed run.
+static constexpr size_t kFlushBytes = size_t(256) << 20;
+
+/// Prints `message` as tile-run's error and returns the failure status.
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "tile-run: " << message << "\n";
+  return 1;
+}
+
+static int fail(llvm::Error error) {
+  return fail(llvm::toString(std::move(error)));
+}
+
+namespace {
+
+/// The device side of one launch: buffers and the parameter array.
+struct Launch {
+  std::vector<::tile::runtime::DeviceBuffer> buffers;
+  std::vector<uint64_t> storage;
+  std::vector<void *> parameters;
+  ::tile::runtime::LaunchConfig config;
+};
+
+} // namespace
+
+/// Allocates and fills device buffers from `hosts` and lays out the kernel
+/// parameters (memref descriptors expanded, see docs/KernelABI.md).
+static llvm::Expected<Launch>
+prepareLaunch(const ::tile::runtime::Device &device, const KernelPlan &plan,
+              llvm::ArrayRef<std::unique_ptr<HostBuffer>> hosts,
+              int64_t dynamicSharedBytes) {
+  Launch launch;
+  size_t slots = 0;
+  for (const ArgumentPlan &argument : plan.arguments)
+    slots += argument.isBuffer ? 3 + 2 * argument.shape.size() : 1;
+  launch.storage.reserve(slots);
+  for (auto [index, argument] : llvm::enumerate(plan.arguments)) {
+    if (!argument.isBuffer) {
+      HostBuffer value(argument.kind, {});
+      value.set(0, argument.scalar);
+      uint64_t bits = 0;
+      std::memcpy(&bits, value.getData(), value.getBytes());
+      launch.storage.push_back(bits);
+      launch.parameters.push_back(&launch.storage.back());
+      continue;
+    }
+    const HostBuffer &host = *hosts[index];
+    llvm::Expected<::tile::runtime::DeviceBuffer> buffer =
+        device.allocate(host.getBytes());
+    if (!buffer)
+      return buffer.takeError();
+    if (llvm::Error error =
+            device.copyToDevice(*buffer, host.getData(), host.getBytes()))
+      return std::move(error);
+    uint64_t address = buffer->getAddress();
+    launch.buffers.push_back(std::move(*buffer));
+    std::vector<uint64_t> descriptor = {address, address, 0};
+    for (int64_t size : argument.shape)
+      descriptor.push_back(size);
+    std::vector<uint64_t> strides(argument.shape.size());
+    uint64_t stride = 1;
+    for (int d = static_cast<int>(argument.shape.size()) - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride *= argument.shape[d];
+    }
+    descriptor.insert(descriptor.end(), strides.begin(), strides.end());
+    for (uint64_t field : descriptor) {
+      launch.storage.push_back(field);
+      launch.parameters.push_back(&launch.storage.back());
+    }
+  }
+  for (int d = 0; d < 3; ++d) {
+    launch.config.grid[d] = static_cast<uint32_t>(plan.grid[d]);
+    launch.config.block[d] = static_cast<uint32_t>(plan.block[d]);
+  }
+  launch.config.dynamicSharedBytes = static_cast<uint32_t>(dynamicSharedBytes);
+  return std::move(launch);
+}
+
+/// Copies the written buffers of `launch` back into `hosts`.
+static llvm::Error readOutputs(const ::tile::runtime::Device &device,
+                               const KernelPlan &plan, const Launch &launch,
+                               llvm::ArrayRef<std::unique_ptr<HostBuffer>> hosts) {
+  size_t next = 0;
+  for (auto [index, argument] : llvm::enumerate(plan.arguments)) {
+    if (!argument.isBuffer)
+      continue;
+    const ::tile::runtime::DeviceBuffer &buffer = launch.buffers[next++];
+    if (argument.written)
+      if (llvm::Error error = device.copyToHost(
+              hosts[index]->getData(), buffer, hosts[index]->getBytes()))
+        return error;
+  }
+  return llvm::Error::success();
+}
+
+/// Host buffers for `plan`: inputs random, write-only outputs poisoned.
+static std::vector<std::unique_ptr<HostBuffer>>
+makeHostBuffers(const KernelPlan &plan) {
+  std::vector<std::unique_ptr<HostBuffer>> hosts;
+  for (auto [index, argument] : llvm::enumerate(plan.arguments)) {
+    if (!argument.isBuffer) {
+      hosts.push_back(nullptr);
+      continue;
+    }
+    auto host = std::make_unique<HostBuffer>(argument.kind, argument.shape);
+    if (argument.read || !argument.written)
+      host->fillRandom(seed + index);
+    else
+      host->poison();
+    hosts.push_back(std::move(host));
+  }
+  return hosts;
+}
+
+static std::vector<std::unique_ptr<HostBuffer>>
+copyBuffers(llvm::ArrayRef<std::unique_ptr<HostBuffer>> hosts) {
+  std::vector<std::unique_ptr<HostBuffer>> copies;
+  for (const std::unique_ptr<HostBuffer> &host : hosts)
+    copies.push_back(host ? std::make_unique<HostBuffer>(*host) : nullptr);
+  return copies;
+}
+
+/// The dynamic shared memory of gpu.func `name`, from tile-to-gpu.
+static int64_t getDynamicSharedBytes(ModuleOp module, StringRef name) {
+  int64_t bytes = 0;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (func.getName() != name)
+      return;
+    if (auto attr = func->getAttrOfType<IntegerAttr>(
+            "tile.dynamic_shared_memory"))
+      bytes = attr.getInt();
+  });
+  return bytes;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tile-run: run, check and time a tile kernel\n");
+
+  PlanOptions planOptions;
+  planOptions.seed = seed;
+  for (const std::string &spec : shapes) {
+    auto assignment = parseAssignment(spec);
+    std::optional<std::vector<int64_t>> shape =
+        assignment ? parseShape(assignment->second) : std::nullopt;
+    if (!shape)
+      return fail("--shape '" + spec + "': expected NAME=SIZExSIZE..., e.g. "
+                  "A=1024x512");
+    planOptions.shapes[assignment->first] = *shape;
+  }
+  for (const std::string &spec : values) {
+    auto assignment = parseAssignment(spec);
+    if (!assignment)
+      return fail("--arg '" + spec + "': expected NAME=VALUE");
+    planOptions.values[assignment->first] = assignment->second;
+  }
+
+  DialectRegistry registry;
+  mlir::tile::registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &message);
+  if (!file)
+    return fail(message);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("cannot parse '" + inputFile + "'");
+
+  // The kernel, and its reference.
+  SmallVector<mlir::tile::KernelOp> kernels(module->getOps<mlir::tile::KernelOp>());
+  std::string names;
+  for (mlir::tile::KernelOp kernel : kernels)
+    names += (names.empty() ? "" : ", ") + kernel.getSymName().str();
+  mlir::tile::KernelOp kernel;
+  if (kernelName.empty()) {
+    if (kernels.size() != 1)
+      return fail(kernels.empty()
+                      ? "'" + inputFile + "' holds no tile.kernel"
+                      : "'" + inputFile + "' holds several kernels (" + names +
+                            "): choose one with --kernel");
+    kernel = kernels.front();
+  } else {
+    auto found = llvm::find_if(kernels, [](mlir::tile::KernelOp k) {
+      return k.getSymName() == kernelName;
+    });
+    if (found == kernels.end())
+      return fail("no kernel named '" + kernelName + "' in '" + inputFile +
+                  "' (kernels: " + names + ")");
+    kernel = *found;
+  }
+  Operation *reference = nullptr;
+  if (check) {
+    FlatSymbolRefAttr symbol = kernel.getReferenceAttr();
+    if (!symbol)
+      return fail("kernel '" + kernel.getSymName() + "' has no reference to "
+                  "check against: add `attributes {reference = @f}`");
+    reference = SymbolTable::lookupNearestSymbolFrom(kernel, symbol);
+  }
+
+  llvm::Expected<KernelPlan> plan = planKernel(kernel, planOptions);
+  if (!plan)
+    return fail(plan.takeError());
+  std::optional<KernelPlan> referencePlan;
+  if (auto referenceKernel = dyn_cast_if_present<mlir::tile::KernelOp>(reference)) {
+    llvm::Expected<KernelPlan> planned =
+        planKernel(referenceKernel, planOptions);
+    if (!planned)
+      return fail(planned.takeError());
+    referencePlan = std::move(*planned);
+  }
+
+  // Compile a copy of the module.
+  auto compileStart = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> lowered = module->clone();
+  mlir::tile::TileToPTXOptions ptxOptions;
+  ptxOptions.chip = chip;
+  PassManager toGPU(&context);
+  mlir::tile::buildTileToGPUPipeline(toGPU, ptxOptions);
+  if (failed(toGPU.run(*lowered)))
+    return fail("compilation failed");
+  int64_t sharedBytes = getDynamicSharedBytes(*lowered, kernel.getSymName());
+  int64_t referenceSharedBytes =
+      reference ? getDynamicSharedBytes(
+                      *lowered, cast<SymbolOpInterface>(reference).getName())
+                : 0;
+  PassManager toPTX(&context);
+  mlir::tile::buildGPUToPTXPipeline(toPTX, ptxOptions);
+  if (failed(toPTX.run(*lowered)))
+    return fail("compilation failed");
+  std::string ptx = mlir::tile::getPTX(*lowered);
+  double compileMs = std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - compileStart)
+                         .count();
+  if (!dumpPTX.empty()) {
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(dumpPTX, &message);
+    if (!out)
+      return fail(message);
+    out->os() << ptx;
+    out->keep();
+  }
+
+  // The device.
+  llvm::Expected<std::unique_ptr<::tile::runtime::Device>> device =
+      ::tile::runtime::Device::open(deviceOrdinal);
+  if (!device)
+    return fail(device.takeError());
+  llvm::Expected<::tile::runtime::Module> gpuModule = (*device)->loadPTX(ptx);
+  if (!gpuModule)
+    return fail(gpuModule.takeError());
+  llvm::Expected<void *> function =
+      gpuModule->getFunction(kernel.getSymName());
+  if (!function)
+    return fail(function.takeError());
+
+  std::vector<std::unique_ptr<HostBuffer>> hosts = makeHostBuffers(*plan);
+  std::vector<std::unique_ptr<HostBuffer>> initial = copyBuffers(hosts);
+  llvm::Expected<Launch> launch =
+      prepareLaunch(**device, *plan, hosts, sharedBytes);
+  if (!launch)
+    return fail(launch.takeError());
+  if (llvm::Error error =
+          (*device)->launch(*function, kernel.getSymName(), launch->config,
+                            launch->parameters))
+    return fail(std::move(error));
+  if (llvm::Error error = readOutputs(**device, *plan, *launch, hosts))
+    return fail(std::move(error));
+
+  RunReport report;
+  report.file = inputFile;
+  report.kernel = kernel.getSymName().str();
+  report.device = (*device)->getName();
+  report.compileMs = compileMs;
+
+  if (reference) {
+    std::vector<std::unique_ptr<HostBuffer>> expected = copyBuffers(initial);
+    if (auto func = dyn_cast<func::FuncOp>(reference)) {
+      std::vector<HostBuffer *> pointers;
+      for (std::unique_ptr<HostBuffer> &buffer : expected)
+        pointers.push_back(buffer.get());
+      if (llvm::Error error = runOnCPU(func, plan->arguments, pointers))
+        return fail(std::move(error));
+      report.reference = ("@" + func.getSymName() + " (CPU)").str();
+    } else {
+      auto referenceKernel = cast<mlir::tile::KernelOp>(reference);
+      llvm::Expected<void *> referenceFunction =
+          gpuModule->getFunction(referenceKernel.getSymName());
+      if (!referenceFunction)
+        return fail(referenceFunction.takeError());
+      llvm::Expected<Launch> referenceLaunch = prepareLaunch(
+          **device, *referencePlan, expected, referenceSharedBytes);
+      if (!referenceLaunch)
+        return fail(referenceLaunch.takeError());
+      if (llvm::Error error = (*device)->launch(
+              *referenceFunction, referenceKernel.getSymName(),
+              referenceLaunch->config, referenceLaunch->parameters))
+        return fail(std::move(error));
+      if (llvm::Error error =
+              readOutputs(**device, *referencePlan, *referenceLaunch, expected))
+        return fail(std::move(error));
+      report.reference = ("@" + referenceKernel.getSymName() + " (GPU)").str();
+    }
+    for (auto [index, argument] : llvm::enumerate(plan->arguments)) {
+      if (!argument.isBuffer || !argument.written)
+        continue;
+      bool poisoned = !argument.read;
+      report.outputs.push_back(
+          {argument.name, argument.kind,
+           compare(*hosts[index], *expected[index], poisoned)});
+    }
+  }
+
+  if (bench) {
+    llvm::Expected<::tile::runtime::DeviceBuffer> flush =
+        (*device)->allocate(kFlushBytes);
+    if (!flush)
+      return fail(flush.takeError());
+    for (unsigned i = 0; i < warmup; ++i)
+      if (llvm::Error error =
+              (*device)->launch(*function, kernel.getSymName(),
+                                launch->config, launch->parameters))
+        return fail(std::move(error));
+    std::vector<double> samples;
+    for (unsigned i = 0; i < repetitions; ++i) {
+      if (llvm::Error error = (*device)->fill(*flush, static_cast<uint8_t>(i)))
+        return fail(std::move(error));
+      llvm::Expected<float> milliseconds = (*device)->timeLaunch(
+          *function, kernel.getSymName(), launch->config, launch->parameters);
+      if (!milliseconds)
+        return fail(milliseconds.takeError());
+      samples.push_back(*milliseconds * 1e3);
+    }
+    double bytes = 0;
+    for (const std::unique_ptr<HostBuffer> &host : hosts)
+      if (host)
+        bytes += host->getBytes();
+    report.timing = summarize(std::move(samples), bytes, flops);
+  }
+
+  if (json)
+    printJSON(report, llvm::outs());
+  else
+    printTable(report, llvm::outs());
+  return report.passed() ? 0 : 1;
+}
