@@ -25,7 +25,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-tools = ["tile-opt"]
+tools = ["tile-opt", "tile-run", "not", "count"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas assembles the PTX of every example. CI must have it (CUDA is
@@ -37,3 +37,18 @@ if ptxas:
 elif os.environ.get("CI"):
     lit_config.fatal("ptxas not found: CI must assemble the generated PTX "
                      "(install CUDA under /usr/local/cuda)")
+
+# A usable GPU: the CUDA driver loads and sees a device. GPU tests say
+# `REQUIRES: cuda` and are reported unsupported elsewhere.
+def has_cuda_device():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+
+
+if has_cuda_device():
+    config.available_features.add("cuda")
