@@ -67,14 +67,14 @@ done
 
 # Copy bandwidth: tile-run against torch, same bytes, same process order.
 copy_json="$log_dir/copy-bench.json"
-"$tile_run" examples/copy/copy.mlir --bench --json >"$copy_json" 2>&1
+"$tile_run" examples/copy/copy.mlir --kernel copy --bench --json >"$copy_json" 2>&1
 torch_line=$(python3 scripts/torch-copy-bench.py 268435456 2>&1 | tail -1)
 ours=$(python3 -c "import json,sys; print(json.load(open('$copy_json'))['timing']['median_us'])" 2>/dev/null)
 theirs=$(echo "$torch_line" | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')
 if [ -n "$ours" ] && [ -n "$theirs" ]; then
   ratio=$(python3 -c "print(f'{$ours / $theirs:.3f}')")
   verdict=$(python3 -c "print('PASS' if $ours <= 1.10 * $theirs else 'FAIL')")
-  row "copy 1 GiB vs torch" "$verdict" "tile-run $ours us, torch $theirs us, ratio $ratio"
+  row "copy 1 GiB vs torch" "$verdict" "$(printf 'tile-run %.1f us, torch %.1f us, ratio %s' "$ours" "$theirs" "$ratio")"
   [ "$verdict" = PASS ] || failures=$((failures + 1))
 else
   row "copy 1 GiB vs torch" FAIL "no timing: see $copy_json"

@@ -2,6 +2,7 @@
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// GPU-SUITE: --kernel copy --check
 
 
 // A device-to-device copy of 1 GiB of f32: the bandwidth ceiling that
