@@ -219,3 +219,15 @@ tile.kernel @uniform_control_flow(%A: memref<1024xf32>, %n: index) grid [4] thre
     tile.print "lead"
   }
 }
+
+// -----
+
+// A reference with dynamic sizes serves a kernel with static ones.
+// CHECK-LABEL: tile.kernel @static_kernel
+// CHECK-SAME: attributes {reference = @dynamic_reference}
+tile.kernel @static_kernel(%a: memref<16x32xf32>, %s: f32) grid [1] threads [32]
+    attributes {reference = @dynamic_reference} {
+}
+func.func @dynamic_reference(%a: memref<?x?xf32>, %s: f32) {
+  return
+}

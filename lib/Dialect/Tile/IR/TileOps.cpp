@@ -509,11 +509,26 @@ LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << reference << " must be a 'func.func' or a 'tile.kernel', got '"
            << target->getName() << "'";
   }
-  if (targetInputs != getArgumentTypes())
+  // Equal types, or memrefs that differ only in static versus dynamic sizes
+  // (a reference written for `memref<?x?xf16>` serves every shape).
+  auto compatible = [](Type kernelType, Type referenceType) {
+    if (kernelType == referenceType)
+      return true;
+    auto kernelMemRef = dyn_cast<MemRefType>(kernelType);
+    auto referenceMemRef = dyn_cast<MemRefType>(referenceType);
+    return kernelMemRef && referenceMemRef &&
+           memref::CastOp::areCastCompatible(kernelMemRef, referenceMemRef);
+  };
+  ArrayRef<Type> inputs = getArgumentTypes();
+  if (targetInputs.size() != inputs.size() ||
+      !llvm::all_of(llvm::zip(inputs, targetInputs), [&](auto pair) {
+        return compatible(std::get<0>(pair), std::get<1>(pair));
+      }))
     return emitOpError("reference ")
            << reference << " must take the kernel's argument types ("
            << getFunctionType() << " vs "
-           << FunctionType::get(getContext(), targetInputs, {}) << ")";
+           << FunctionType::get(getContext(), targetInputs, {})
+           << "); memrefs may differ in static versus dynamic sizes only";
   return success();
 }
 

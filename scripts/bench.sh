@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The benchmark, run on the GPU machine: our examples timed by tile-run and
+# the baselines (PyTorch, hence cuBLAS/cuDNN; tuned Triton) in the same
+# call; one table with ratios (baseline time / our time: above 1 is faster).
+#
+# Usage: bash scripts/bench.sh [TILE_RUN]   (default: dist/gpu/tile-run)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tile_run=${1:-dist/gpu/tile-run}
+if [ ! -x "$tile_run" ] && [ -f "$tile_run.xz" ]; then
+  xz -dk "$tile_run.xz" && chmod +x "$tile_run"
+fi
+log_dir=${LOG_DIR:-bench-logs}
+mkdir -p "$log_dir"
+
+# workload | file | tile-run arguments
+ours=(
+  "copy_1GiB|examples/copy/copy.mlir|--kernel copy"
+  "gemv_1024x1024|examples/gemv/naive.mlir|"
+  "gemv_1024x1024|examples/gemv/splitk_atomic.mlir|"
+  "gemv_1024x1024|examples/gemv/splitk_reduce_threads.mlir|"
+  "gemv_1024x1024|examples/gemv/vectorized.mlir|"
+  "gemv_1024x1024|examples/gemv/allreduce.mlir|"
+  "gemv_1024x1024|examples/gemv/best.mlir|--kernel gemv_1024"
+  "gemv_16384x16384|examples/gemv/best.mlir|--kernel gemv_16384"
+  "gemv_3000x5120|examples/gemv/best.mlir|--kernel gemv_3000x5120"
+  "gemm_1024x512x2048|examples/gemm/naive.mlir|"
+)
+
+python3 scripts/bench-baselines.py >"$log_dir/baselines.txt" 2>&1
+declare -A baseline_names baseline_times
+while read -r tag workload name us; do
+  [ "$tag" = baseline ] || continue
+  baseline_names[$workload]+="$name "
+  baseline_times[$workload:$name]=$us
+done <"$log_dir/baselines.txt"
+
+printf '%-20s %-36s %10s   %s\n' workload kernel "ours (us)" "baselines (us, ratio)"
+for entry in "${ours[@]}"; do
+  IFS='|' read -r workload file args <<<"$entry"
+  name="${file#examples/}${args:+ ${args#--kernel }}"
+  json="$log_dir/$(echo "$name" | tr '/ ' '__').json"
+  # shellcheck disable=SC2086
+  "$tile_run" "$file" $args --bench --json >"$json" 2>"$json.err"
+  us=$(python3 -c "import json; print('%.2f' % json.load(open('$json'))['timing']['median_us'])" 2>/dev/null || echo "error")
+  line=""
+  for b in ${baseline_names[$workload]:-}; do
+    t=${baseline_times[$workload:$b]}
+    ratio=$(python3 -c "print('%.2f' % ($t / $us))" 2>/dev/null || echo "?")
+    line+="$b $t (x$ratio)  "
+  done
+  printf '%-20s %-36s %10s   %s\n' "$workload" "$name" "$us" "$line"
+done
+grep '^device' "$log_dir/baselines.txt"
