@@ -293,3 +293,170 @@ tile.kernel @race_in_branch(%out: memref<64xf32>) grid [1] threads [64] {
     memref.store %v, %out[%tx] : memref<64xf32>
   }
 }
+
+// -----
+
+// Regression: buffers that arrive through loop arguments may be any
+// allocation. Ping-pong between two buffers: each iteration reads the
+// neighbour's element of what the previous one wrote.
+// CHECK-LABEL: tile.kernel @ping_pong
+// CHECK: scf.for
+// CHECK: tile.barrier
+// CHECK-NEXT: memref.load
+tile.kernel @ping_pong(%out: memref<128xf32>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %tx = tile.thread_id x
+  %a = tile.alloc_shared : memref<129xf32, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared : memref<129xf32, #gpu.address_space<workgroup>>
+  %r:2 = scf.for %k = %c0 to %c4 step %c1 iter_args(%cur = %a, %nxt = %b) -> (memref<129xf32, #gpu.address_space<workgroup>>, memref<129xf32, #gpu.address_space<workgroup>>) {
+    %i1 = arith.addi %tx, %c1 : index
+    %v = memref.load %cur[%i1] : memref<129xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %nxt[%tx] : memref<129xf32, #gpu.address_space<workgroup>>
+    scf.yield %nxt, %cur : memref<129xf32, #gpu.address_space<workgroup>>, memref<129xf32, #gpu.address_space<workgroup>>
+  }
+  %v = memref.load %a[%tx] : memref<129xf32, #gpu.address_space<workgroup>>
+  memref.store %v, %out[%tx] : memref<128xf32>
+}
+
+// -----
+
+// Regression: a selected buffer may be either.
+// CHECK-LABEL: tile.kernel @selected_buffer
+// CHECK: memref.store
+// CHECK: tile.barrier
+// CHECK-NEXT: memref.load
+tile.kernel @selected_buffer(%out: memref<128xf32>, %flag: i1) grid [1] threads [128] {
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %a = tile.alloc_shared : memref<129xf32, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared : memref<129xf32, #gpu.address_space<workgroup>>
+  %s = arith.select %flag, %a, %b : memref<129xf32, #gpu.address_space<workgroup>>
+  memref.store %f, %s[%tx] : memref<129xf32, #gpu.address_space<workgroup>>
+  %i1 = arith.addi %tx, %c1 : index
+  %v = memref.load %a[%i1] : memref<129xf32, #gpu.address_space<workgroup>>
+  memref.store %v, %out[%tx] : memref<128xf32>
+}
+
+// -----
+
+// Regression: the iterations of one tile.parallel are independent within a
+// run, not between two runs in a loop.
+// CHECK-LABEL: tile.kernel @parallel_in_loop
+// CHECK: tile.serial
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.parallel
+tile.kernel @parallel_in_loop(%out: memref<128xf32>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  tile.serial %k = %c0 to %c4 step %c1 {
+    %src = affine.apply affine_map<(k) -> ((k mod 2) * 128)>(%k)
+    %dst = affine.apply affine_map<(k) -> (((k + 1) mod 2) * 128)>(%k)
+    tile.parallel (%i) in [128] {
+      %j = affine.apply affine_map<(i)[s] -> ((i + 1) mod 128 + s)>(%i)[%src]
+      %o = arith.addi %i, %dst : index
+      %v = memref.load %s[%j] : memref<256xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %s[%o] : memref<256xf32, #gpu.address_space<workgroup>>
+    }
+  }
+}
+
+// -----
+
+// Regression: one op against itself in the next iteration. A copy that
+// reads the row the previous iteration wrote, and a store whose elements
+// move to other threads from one iteration to the next.
+// CHECK-LABEL: tile.kernel @same_op_next_iteration
+// CHECK: tile.serial
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.copy
+// CHECK: tile.serial
+// CHECK: tile.barrier
+// CHECK-NEXT: memref.store
+tile.kernel @same_op_next_iteration(%out: memref<128xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<8x64xf32, #gpu.address_space<workgroup>>
+  %t = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  tile.serial %k = %c0 to %c8 step %c1 {
+    %k1 = arith.addi %k, %c1 : index
+    tile.copy %s[%k, %c0] to %s[%k1, %c1] shape [1, 63] : memref<8x64xf32, #gpu.address_space<workgroup>> to memref<8x64xf32, #gpu.address_space<workgroup>>
+  }
+  tile.serial %k = %c0 to %c4 step %c1 {
+    %i = arith.addi %k, %tx : index
+    memref.store %f, %t[%i] : memref<256xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// Regression: a vector load covers its neighbours' elements.
+// CHECK-LABEL: tile.kernel @vector_load_neighbours
+// CHECK: memref.store
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: vector.load
+tile.kernel @vector_load_neighbours(%out: memref<128xf32>) grid [1] threads [128] {
+  %f = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<132xf32, #gpu.address_space<workgroup>>
+  memref.store %f, %s[%tx] : memref<132xf32, #gpu.address_space<workgroup>>
+  %v = vector.load %s[%tx] : memref<132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+  %e = vector.reduction <add>, %v : vector<4xf32> into f32
+  memref.store %e, %out[%tx] : memref<128xf32>
+}
+
+// -----
+
+// Regression: a named barrier for part of the block orders nothing for the
+// rest of it.
+// CHECK-LABEL: tile.kernel @named_barrier
+// CHECK: nvvm.barrier
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.load
+tile.kernel @named_barrier(%out: memref<128xf32>) grid [1] threads [128] {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : i32
+  %id = arith.constant 1 : i32
+  %f = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<129xf32, #gpu.address_space<workgroup>>
+  memref.store %f, %s[%tx] : memref<129xf32, #gpu.address_space<workgroup>>
+  nvvm.barrier id = %id number_of_threads = %c64
+  %i1 = arith.addi %tx, %c1 : index
+  %v = memref.load %s[%i1] : memref<129xf32, #gpu.address_space<workgroup>>
+  memref.store %v, %out[%tx] : memref<128xf32>
+}
+
+// -----
+
+// Regression: a hazard carried around a loop inside thread-dependent control
+// flow is an error too.
+tile.kernel @race_in_divergent_loop(%out: memref<128xf32>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  %p = arith.cmpi ult, %tx, %c16 : index
+  // expected-note @+1 {{thread-dependent control flow: 'scf.if'}}
+  scf.if %p {
+    scf.for %k = %c0 to %c4 step %c1 {
+      %i = arith.addi %k, %tx : index
+      // expected-note @+1 {{the other access}}
+      %v = memref.load %s[%i] : memref<256xf32, #gpu.address_space<workgroup>>
+      %w = arith.addf %v, %v : f32
+      // expected-error @+1 {{shared-memory race: 'memref.store' writing may touch an element that 'memref.load' reading touches from another thread}}
+      memref.store %w, %s[%i] : memref<256xf32, #gpu.address_space<workgroup>>
+    }
+  }
+}

@@ -99,3 +99,51 @@ tile.kernel @strided(%A: memref<64xf32>) grid [1] threads [32] {
     memref.store %f, %A[%i] : memref<64xf32>
   }
 }
+
+// -----
+
+// Regression: a buffer aligned to 4 bytes only cannot take 16-byte accesses.
+tile.kernel @buffer_alignment(%A: memref<64xf32>) grid [1] threads [16] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared {alignment = 4} : memref<64xf32, #gpu.address_space<workgroup>>
+  %k0 = arith.muli %tx, %c4 : index
+  // expected-remark @+1 {{not vectorized: the buffer of 'memref.store' of 'memref<64xf32, #gpu.address_space<workgroup>>' is only known to be 4-byte aligned; its 4 iterations run as scalar code}}
+  tile.vectorized %k = %c0 to %c4 step %c1 {
+    %i = arith.addi %k0, %k : index
+    %v = memref.load %A[%i] : memref<64xf32>
+    memref.store %v, %s[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// Regression: the loop index used as a value (it used to crash).
+tile.kernel @index_as_value(%A: memref<64xf32>) grid [1] threads [1] {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c1 = arith.constant 1 : index
+  // expected-remark @+1 {{not vectorized: the loop index is used as a value by 'arith.index_cast'; its 8 iterations run as scalar code}}
+  tile.vectorized %i = %c0 to %c8 step %c1 {
+    %t = arith.index_cast %i : index to i32
+    %f = arith.sitofp %t : i32 to f32
+    memref.store %f, %A[%i] : memref<64xf32>
+  }
+}
+
+// -----
+
+// Regression: i1 elements take a byte each in memory, one bit each in a
+// vector: not vectorized.
+tile.kernel @bits(%A: memref<64xi1>, %B: memref<64xi1>) grid [1] threads [1] {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c1 = arith.constant 1 : index
+  // expected-remark @+1 {{not vectorized: 'memref.load' of 'memref<64xi1>' has elements that are not whole power-of-two bytes; its 16 iterations run as scalar code}}
+  tile.vectorized %i = %c0 to %c16 step %c1 {
+    %v = memref.load %A[%i] : memref<64xi1>
+    memref.store %v, %B[%i] : memref<64xi1>
+  }
+}

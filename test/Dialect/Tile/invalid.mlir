@@ -708,3 +708,21 @@ memref.global @ref : memref<4xf32>
 // expected-error @+1 {{'tile.kernel' op reference @ref must be a 'func.func' or a 'tile.kernel', got 'memref.global'}}
 tile.kernel @reference_kind(%a: memref<4xf32>) grid [1] threads [32] attributes {reference = @ref} {
 }
+
+// -----
+
+// Regression: any read of a per-thread buffer is per thread, affine.load too.
+tile.kernel @affine_load_local(%A: memref<128xf32>) grid [1] threads [128] {
+  %tx = tile.thread_id x
+  %z = arith.constant 0.0 : f32
+  %l = tile.alloc_local : memref<1xf32>
+  %v = memref.load %A[%tx] : memref<128xf32>
+  affine.store %v, %l[0] : memref<1xf32>
+  %w = affine.load %l[0] : memref<1xf32>
+  %p = arith.cmpf ogt, %w, %z : f32
+  // expected-note @+1 {{thread-dependent control flow: 'scf.if'}}
+  scf.if %p {
+    // expected-error @+1 {{'tile.barrier' op is collective (every thread of the block must reach it) but is nested in control flow that depends on the thread index}}
+    tile.barrier
+  }
+}

@@ -231,3 +231,21 @@ tile.kernel @static_kernel(%a: memref<16x32xf32>, %s: f32) grid [1] threads [32]
 func.func @dynamic_reference(%a: memref<?x?xf32>, %s: f32) {
   return
 }
+
+// -----
+
+// A reduction over the whole block is the same in every thread: collective
+// ops may depend on it.
+// CHECK-LABEL: tile.kernel @uniform_after_full_reduction
+// CHECK: scf.if
+// CHECK-NEXT: tile.barrier
+tile.kernel @uniform_after_full_reduction(%A: memref<128xf32>) grid [1] threads [128] {
+  %tx = tile.thread_id x
+  %z = arith.constant 0.0 : f32
+  %v = memref.load %A[%tx] : memref<128xf32>
+  %s = tile.thread_allreduce add %v across(x) : f32
+  %p = arith.cmpf ogt, %s, %z : f32
+  scf.if %p {
+    tile.barrier
+  }
+}

@@ -69,4 +69,32 @@ TEST_F(IndexAnalysisTest, Divisors) {
   EXPECT_EQ(divisor("affine"), 16);
 }
 
+TEST_F(IndexAnalysisTest, NoRangeWhereValuesMayWrap) {
+  KernelOp kernel = parseKernel(R"mlir(
+    tile.kernel @k() grid [2] threads [32] {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %big = arith.constant 4611686018427387904 : index
+      %bx = tile.block_id x
+      %m = arith.subi %bx, %c1 {tag = "may_be_negative"} : index
+      %o = arith.maxui %m, %c0 {tag = "maxui_of_negative"} : index
+      %w = arith.index_cast %big {tag = "narrowing"} : index to i32
+      %p = arith.muli %big, %big {tag = "overflow"} : index
+      %u = arith.maxui %bx, %c1 {tag = "maxui_non_negative"} : index
+    }
+  )mlir");
+  ASSERT_TRUE(kernel);
+  auto range = [&](StringRef tag) {
+    return getIndexRange(tagged(kernel, tag)->getResult(0));
+  };
+  ASSERT_TRUE(range("may_be_negative"));
+  EXPECT_EQ(range("may_be_negative")->lower, -1);
+  // -1 is the largest unsigned value: maxui of it is not in [0, 0].
+  EXPECT_FALSE(range("maxui_of_negative"));
+  EXPECT_FALSE(range("narrowing"));
+  EXPECT_FALSE(range("overflow"));
+  ASSERT_TRUE(range("maxui_non_negative"));
+  EXPECT_EQ(range("maxui_non_negative")->upper, 1);
+}
+
 } // namespace

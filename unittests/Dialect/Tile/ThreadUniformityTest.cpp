@@ -77,12 +77,19 @@ TEST_F(ThreadUniformityTest, PartialReductionDependsOnOtherDimensions) {
       %f = arith.constant 1.0 : f32
       %y = tile.thread_allreduce add %f across(y) {tag = "over_y"} : f32
       %xy = tile.thread_allreduce add %f across(x, y) {tag = "over_xy"} : f32
+      %tx = tile.thread_id x
+      %i = arith.index_cast %tx : index to i32
+      %g = arith.sitofp %i : i32 to f32
+      %t = tile.thread_allreduce add %g across(x, y) {tag = "thread_value_over_xy"} : f32
     }
   )mlir");
   ASSERT_TRUE(kernel);
   ThreadUniformity uniformity(kernel);
   EXPECT_TRUE(uniformity.isThreadDependent(taggedValue(kernel, "over_y")));
   EXPECT_FALSE(uniformity.isThreadDependent(taggedValue(kernel, "over_xy")));
+  // Of a per-thread value too: the whole block gets the same result.
+  EXPECT_FALSE(
+      uniformity.isThreadDependent(taggedValue(kernel, "thread_value_over_xy")));
 }
 
 TEST_F(ThreadUniformityTest, DivergentAncestor) {

@@ -24,16 +24,30 @@ static OptRange rangeOf(Value value, unsigned depth);
 static OptRange add(OptRange a, OptRange b) {
   if (!a || !b)
     return std::nullopt;
-  return IndexRange{a->lower + b->lower, a->upper + b->upper};
+  int64_t lower, upper;
+  if (llvm::AddOverflow(a->lower, b->lower, lower) ||
+      llvm::AddOverflow(a->upper, b->upper, upper))
+    return std::nullopt;
+  return IndexRange{lower, upper};
 }
 
 static OptRange mul(OptRange a, OptRange b) {
   if (!a || !b)
     return std::nullopt;
-  int64_t products[] = {a->lower * b->lower, a->lower * b->upper,
-                        a->upper * b->lower, a->upper * b->upper};
+  int64_t products[4];
+  if (llvm::MulOverflow(a->lower, b->lower, products[0]) ||
+      llvm::MulOverflow(a->lower, b->upper, products[1]) ||
+      llvm::MulOverflow(a->upper, b->lower, products[2]) ||
+      llvm::MulOverflow(a->upper, b->upper, products[3]))
+    return std::nullopt;
   return IndexRange{*llvm::min_element(products),
                     *llvm::max_element(products)};
+}
+
+/// Returns true when every value of `range` is non-negative (so signed and
+/// unsigned views agree).
+static bool isNonNegative(OptRange range) {
+  return range && range->lower >= 0;
 }
 
 /// Range of a non-negative value divided (rounding down or up) by a positive
@@ -166,22 +180,42 @@ static OptRange rangeOf(Value value, unsigned depth) {
       })
       .Case<arith::RemUIOp, arith::RemSIOp>(
           [&](auto) { return remainder(operand(0), operand(1)); })
-      .Case<arith::MinSIOp, arith::MinUIOp>([&](auto) -> OptRange {
+      .Case<arith::MinSIOp, arith::MinUIOp>([&](auto minOp) -> OptRange {
         OptRange a = operand(0), b = operand(1);
-        if (!a || !b)
+        if (!a || !b || (isa<arith::MinUIOp>(minOp.getOperation()) &&
+                         (!isNonNegative(a) || !isNonNegative(b))))
           return std::nullopt;
         return IndexRange{std::min(a->lower, b->lower),
                           std::min(a->upper, b->upper)};
       })
-      .Case<arith::MaxSIOp, arith::MaxUIOp>([&](auto) -> OptRange {
+      .Case<arith::MaxSIOp, arith::MaxUIOp>([&](auto maxOp) -> OptRange {
         OptRange a = operand(0), b = operand(1);
-        if (!a || !b)
+        if (!a || !b || (isa<arith::MaxUIOp>(maxOp.getOperation()) &&
+                         (!isNonNegative(a) || !isNonNegative(b))))
           return std::nullopt;
         return IndexRange{std::max(a->lower, b->lower),
                           std::max(a->upper, b->upper)};
       })
-      .Case<arith::IndexCastOp, arith::IndexCastUIOp>(
-          [&](auto) { return operand(0); })
+      .Case<arith::IndexCastOp, arith::IndexCastUIOp>([&](auto cast)
+                                                          -> OptRange {
+        // The value survives the cast when it fits the narrower type, and an
+        // unsigned cast when it is non-negative.
+        OptRange a = operand(0);
+        if (!a)
+          return std::nullopt;
+        auto width = [](Type type) {
+          return type.isIndex() ? 64u : type.getIntOrFloatBitWidth();
+        };
+        unsigned bits = std::min(width(cast.getIn().getType()),
+                                 width(cast.getOut().getType()));
+        if (bits < 64 && (a->lower < -(int64_t(1) << (bits - 1)) ||
+                          a->upper >= (int64_t(1) << (bits - 1))))
+          return std::nullopt;
+        if (isa<arith::IndexCastUIOp>(cast.getOperation()) &&
+            !isNonNegative(a))
+          return std::nullopt;
+        return a;
+      })
       .Case<affine::AffineApplyOp>([&](affine::AffineApplyOp apply) {
         AffineMap map = apply.getAffineMap();
         SmallVector<OptRange> dims, symbols;

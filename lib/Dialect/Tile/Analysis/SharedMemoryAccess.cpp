@@ -143,8 +143,17 @@ static std::optional<LinearForm> linearForm(Value value,
     return combine(1);
   if (isa<arith::SubIOp>(op))
     return combine(-1);
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+  // Casts to narrower types may wrap: equal results need not mean equal
+  // inputs.
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
+    Type from = op->getOperand(0).getType(), to = op->getResult(0).getType();
+    auto width = [](Type type) {
+      return type.isIndex() ? 64u : type.getIntOrFloatBitWidth();
+    };
+    if (width(to) < width(from))
+      return std::nullopt;
     return operand(0);
+  }
   if (isa<arith::MulIOp>(op)) {
     for (unsigned i = 0; i < 2; ++i) {
       APInt scale;
@@ -225,8 +234,20 @@ static bool isShared(Value value) {
   return type && getMemorySpace(type) == MemorySpace::Shared;
 }
 
-static bool sameBuffer(Value a, Value b) {
+/// Returns true for values that are, each, a distinct allocation.
+static bool isAllocation(Value buffer) {
+  return buffer.getDefiningOp<AllocSharedOp>() ||
+         buffer.getDefiningOp<memref::GetGlobalOp>() ||
+         buffer.getDefiningOp<memref::AllocaOp>();
+}
+
+/// Returns true unless `a` and `b` are provably different allocations: a
+/// buffer that arrives through loop arguments, selects or branch results may
+/// be any of them.
+static bool mayAlias(Value a, Value b) {
   if (a == b)
+    return true;
+  if (!isAllocation(a) || !isAllocation(b))
     return true;
   auto globalA = a.getDefiningOp<memref::GetGlobalOp>();
   auto globalB = b.getDefiningOp<memref::GetGlobalOp>();
@@ -250,9 +271,12 @@ static SharedAccess describe(Operation *op, Value buffer, bool reads,
   access.writes = writes;
   std::optional<SmallVector<Value>> indices =
       llvm::TypeSwitch<Operation *, std::optional<SmallVector<Value>>>(op)
-          .Case<memref::LoadOp, memref::StoreOp, vector::LoadOp,
-                vector::StoreOp>([](auto access) {
+          .Case<memref::LoadOp, memref::StoreOp>([](auto access) {
             return llvm::to_vector(access.getIndices());
+          })
+          .Case<vector::LoadOp, vector::StoreOp>([&](auto vectorAccess) {
+            access.vectorAccess = true;
+            return llvm::to_vector(vectorAccess.getIndices());
           })
           .Case<memref::AtomicRMWOp, AtomicAddOp>([&](auto atomicOp) {
             access.atomic = true;
@@ -348,9 +372,20 @@ static std::optional<unsigned> parallelPosition(Value index,
 bool SharedMemoryAccessAnalysis::provablySameThread(
     const SharedAccess &a, const SharedAccess &b) const {
   using Mapping = SharedAccess::Mapping;
+  Operation *carried = a.carriedAcross ? a.carriedAcross : b.carriedAcross;
+  // One collective op run again with the same operands spreads its elements
+  // over the threads the same way.
+  if (a.op == b.op && a.mapping == Mapping::Distributed &&
+      b.mapping == Mapping::Distributed && a.writes == b.writes &&
+      a.reads == b.reads && carried &&
+      llvm::none_of(a.op->getOperands(), [&](Value operand) {
+        return isDefinedInside(operand, carried);
+      }))
+    return true;
   if (a.mapping == Mapping::Parallel && b.mapping == Mapping::Parallel) {
-    // Iterations of one tile.parallel are independent by contract.
-    if (a.parallel == b.parallel)
+    // Iterations of one run of a tile.parallel are independent by contract;
+    // two runs (in two iterations of a loop around it) are not.
+    if (a.parallel == b.parallel && !carried)
       return true;
     // Equal iteration spaces give iteration i to the same thread; indices
     // that are the induction variables themselves pin the iteration.
@@ -375,10 +410,15 @@ bool SharedMemoryAccessAnalysis::provablySameThread(
   // both indices have the same thread part and the same uniform part, equal
   // indices need equal thread parts; if those separate all threads, the two
   // accesses come from the same thread.
-  Operation *carried = a.carriedAcross ? a.carriedAcross : b.carriedAcross;
   SmallVector<LinearForm> forms;
   forms.reserve(a.indices.size());
-  for (auto [ia, ib] : llvm::zip(a.indices, b.indices)) {
+  // A vector access covers several elements along the innermost dimension:
+  // equal innermost indices do not mean equal elements there.
+  size_t pinnable = a.indices.size();
+  if (a.vectorAccess || b.vectorAccess)
+    --pinnable;
+  for (auto [ia, ib] : llvm::zip(ArrayRef<Value>(a.indices).take_front(pinnable),
+                                 ArrayRef<Value>(b.indices).take_front(pinnable))) {
     std::optional<LinearForm> fa = linearForm(ia, uniformity);
     std::optional<LinearForm> fb = linearForm(ib, uniformity);
     if (!fa || !fb || fa->constant != fb->constant ||
@@ -399,14 +439,17 @@ bool SharedMemoryAccessAnalysis::provablySameThread(
 
 bool SharedMemoryAccessAnalysis::mayConflict(const SharedAccess &earlier,
                                              const SharedAccess &later) const {
-  if (!sameBuffer(earlier.buffer, later.buffer))
+  if (!mayAlias(earlier.buffer, later.buffer))
     return false;
   if (!earlier.writes && !later.writes)
     return false;
   if (earlier.atomic && later.atomic)
     return false;
-  // An op racing with itself is not something a barrier can order.
-  if (earlier.op == later.op)
+  // An op racing with itself within one execution is not something a
+  // barrier can order; across loop iterations it is.
+  Operation *carried =
+      earlier.carriedAcross ? earlier.carriedAcross : later.carriedAcross;
+  if (earlier.op == later.op && !carried)
     return false;
   return !provablySameThread(earlier, later);
 }

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -38,13 +39,17 @@ static bool isThreadDependentSource(Operation *op) {
     return true;
   if (name.starts_with("nvvm.shfl") || name.starts_with("nvvm.vote"))
     return true;
-  // A load from a buffer private to each thread: its contents are per thread.
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    return isThreadPrivateBuffer(load.getMemRef());
-  if (auto load = dyn_cast<vector::LoadOp>(op))
-    return isThreadPrivateBuffer(load.getBase());
-  if (auto read = dyn_cast<vector::TransferReadOp>(op))
-    return isThreadPrivateBuffer(read.getBase());
+  // Any read of a buffer private to each thread: its contents are per
+  // thread.
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances)
+      if (isa<MemoryEffects::Read>(effect.getEffect()) && effect.getValue() &&
+          isa<MemRefType>(effect.getValue().getType()) &&
+          isThreadPrivateBuffer(effect.getValue()))
+        return true;
+  }
   return false;
 }
 
@@ -90,9 +95,10 @@ bool ThreadUniformity::visit(Operation *op) {
 
   bool resultsDependent = isThreadDependentSource(op) ||
                           anyDependent(op->getOperands());
+  // A reduction over the whole block gives every thread the same value,
+  // whatever it reduces.
   if (auto reduce = dyn_cast<ThreadAllReduceOp>(op))
-    resultsDependent = isPartialReduction(reduce) ||
-                       isThreadDependent(reduce.getValue());
+    resultsDependent = isPartialReduction(reduce);
 
   // scf.for: the induction variable follows the bounds, each iteration
   // argument its init and yielded value.

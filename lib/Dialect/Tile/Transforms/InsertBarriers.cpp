@@ -33,10 +33,12 @@ using namespace mlir::tile;
 
 using Accesses = SmallVector<SharedAccess>;
 
+/// Returns true for barriers of the whole block (a named barrier with a
+/// thread count waits for part of it only).
 static bool isBarrier(Operation *op) {
-  return isa<BarrierOp, gpu::BarrierOp>(op) ||
-         op->getName().getStringRef() == "nvvm.barrier0" ||
-         op->getName().getStringRef() == "nvvm.barrier";
+  StringRef name = op->getName().getStringRef();
+  return isa<BarrierOp, gpu::BarrierOp>(op) || name == "nvvm.barrier0" ||
+         (name == "nvvm.barrier" && op->getNumOperands() == 0);
 }
 
 /// Names an access for diagnostics: "'memref.store' writing".
@@ -110,10 +112,33 @@ FailureOr<bool> BarrierPlacer::walkDivergent(Operation *op,
   }
 
   // Simulations only need the pending set; the real walk reports errors.
+  // Every pair is checked as is, and, when a loop inside `op` (or `op`
+  // itself) encloses both, with the first from an earlier iteration.
+  auto innermostCommonLoop = [&](Operation *a, Operation *b) -> Operation * {
+    for (Operation *loop = a->getParentOp(); loop;
+         loop = loop->getParentOp()) {
+      if (isa<LoopLikeOpInterface, scf::WhileOp>(loop) && loop->isAncestor(b))
+        return loop;
+      if (loop == op)
+        break;
+    }
+    return nullptr;
+  };
   for (size_t later = 0; insert && later < inside.size(); ++later) {
     for (size_t earlier = 0; earlier < inside.size(); ++earlier) {
-      if (earlier == later ||
-          !analysis.mayConflict(inside[earlier], inside[later]))
+      bool conflict =
+          earlier != later &&
+          analysis.mayConflict(inside[earlier], inside[later]);
+      if (!conflict) {
+        Operation *loop =
+            innermostCommonLoop(inside[earlier].op, inside[later].op);
+        if (!loop)
+          continue;
+        SharedAccess previous = inside[earlier];
+        previous.carriedAcross = loop;
+        conflict = analysis.mayConflict(previous, inside[later]);
+      }
+      if (!conflict)
         continue;
       const SharedAccess &first = inside[std::min(earlier, later)];
       const SharedAccess &second = inside[std::max(earlier, later)];

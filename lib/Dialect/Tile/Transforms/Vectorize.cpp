@@ -82,6 +82,27 @@ static FailureOr<Value> matchContiguousIndex(Value index, Value iv,
   return failure();
 }
 
+/// The alignment, in bytes, of the start of the buffer `memref` views:
+/// kernel arguments are 16-byte aligned (the ABI), shared and local buffers
+/// as allocated; anything else only to its element size.
+static int64_t getBufferAlignment(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t elementBytes =
+      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  Operation *def = memref.getDefiningOp();
+  if (!def) {
+    auto arg = cast<BlockArgument>(memref);
+    return isa<KernelOp>(arg.getOwner()->getParentOp()) ? 16 : elementBytes;
+  }
+  if (auto alloc = dyn_cast<AllocSharedOp>(def))
+    return alloc.getAlignment().value_or(16);
+  if (isa<AllocLocalOp>(def))
+    return 16;
+  if (auto alloca = dyn_cast<memref::AllocaOp>(def))
+    return std::max<int64_t>(alloca.getAlignment().value_or(0), elementBytes);
+  return elementBytes;
+}
+
 static bool isDefinedOutside(Value value, Operation *loop) {
   return !loop->isAncestor(value.getParentBlock()->getParentOp());
 }
@@ -115,8 +136,11 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
       if (!type.getLayout().isIdentity())
         return fail(describeOp(&op) + " does not have an identity layout");
       Type element = type.getElementType();
-      if (!element.isIntOrFloat())
-        return fail(describeOp(&op) + " has elements that are not scalars");
+      if (!element.isIntOrFloat() ||
+          element.getIntOrFloatBitWidth() % 8 != 0 ||
+          !llvm::isPowerOf2_64(element.getIntOrFloatBitWidth()))
+        return fail(describeOp(&op) +
+                    " has elements that are not whole power-of-two bytes");
       FailureOr<Value> base =
           matchContiguousIndex(indices.back(), iv, loop);
       if (failed(base))
@@ -154,6 +178,22 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
   }
   if (plan.accesses.empty())
     return fail("the body has no memory access to vectorize");
+  // The induction variable may only compute innermost indices.
+  for (OpOperand &use : iv.getUses()) {
+    Operation *user = use.getOwner();
+    bool addressOnly =
+        isa<arith::AddIOp>(user) &&
+        llvm::all_of(user->getUsers(), [](Operation *u) {
+          return isa<memref::LoadOp, memref::StoreOp>(u);
+        });
+    bool innermostIndex =
+        (isa<memref::LoadOp>(user) &&
+         use.getOperandNumber() == user->getNumOperands() - 1) ||
+        (isa<memref::StoreOp>(user) &&
+         use.getOperandNumber() == user->getNumOperands() - 1);
+    if (!addressOnly && !innermostIndex)
+      return fail("the loop index is used as a value by " + describeOp(user));
+  }
 
   // The vector length: a power of two that divides the trip count and keeps
   // every access within 16 bytes and aligned to its size.
@@ -167,6 +207,13 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
               "-byte alignment)")
           .str();
     };
+    // The buffer's own start bounds the alignment of any access into it.
+    int64_t bufferAlignment = getBufferAlignment(access.memref);
+    if (bufferAlignment < 2 * bytes)
+      return fail("the buffer of " + describeOp(access.op) +
+                  " is only known to be " + Twine(bufferAlignment) +
+                  "-byte aligned");
+    width = std::min(width, bufferAlignment / bytes);
     int64_t offsetAlign = lower ? powerOfTwoDivisor(*lower) : 1;
     if (access.base)
       offsetAlign = std::min(offsetAlign, getKnownDivisor(access.base));

@@ -40,6 +40,8 @@ struct SharedAccess {
   bool reads = false;
   bool writes = false;
   bool atomic = false;
+  /// A vector load or store: several elements along the innermost index.
+  bool vectorAccess = false;
   Mapping mapping = Mapping::Distributed;
   /// Indices for ThreadLevel and Parallel accesses.
   SmallVector<Value> indices;
