@@ -63,6 +63,17 @@ def gemm():
     report("gemm_1024x512x2048", "cublas-ffma", median_us(lambda: A @ B))
 
 
+def conv1d():
+    import torch.nn.functional as F
+    for m in (16384, 1 << 24):
+        a = torch.rand(m, device="cuda")
+        w = torch.rand(32, device="cuda")
+        wf = w.flip(0).view(1, 1, 32)
+        av = a.view(1, 1, m)
+        report(f"conv1d_{m}", "torch-cudnn",
+               median_us(lambda: F.conv1d(av, wf, padding=31)))
+
+
 def copy():
     x = torch.rand(1 << 28, device="cuda")
     y = torch.empty_like(x)
@@ -74,6 +85,7 @@ def main():
     copy()
     for n, k in ((1024, 1024), (16384, 16384), (3000, 5120)):
         gemv(n, k)
+    conv1d()
     gemm()
 
 

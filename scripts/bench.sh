@@ -24,7 +24,20 @@ ours=(
   "gemv_1024x1024|examples/gemv/best.mlir|--kernel gemv_1024"
   "gemv_16384x16384|examples/gemv/best.mlir|--kernel gemv_16384"
   "gemv_3000x5120|examples/gemv/best.mlir|--kernel gemv_3000x5120"
-  "gemm_1024x512x2048|examples/gemm/naive.mlir|"
+  "conv1d_16384|examples/conv1d/naive.mlir|"
+  "conv1d_16384|examples/conv1d/refactored.mlir|"
+  "conv1d_16384|examples/conv1d/threads_1d.mlir|"
+  "conv1d_16384|examples/conv1d/threads_2d.mlir|"
+  "conv1d_16384|examples/conv1d/local_shared.mlir|"
+  "conv1d_16384|examples/conv1d/unrolled.mlir|"
+  "conv1d_16384|examples/conv1d/best.mlir|--kernel conv1d_16384"
+  "conv1d_16777216|examples/conv1d/best.mlir|--kernel conv1d_16m"
+  "gemm_1024x512x2048|examples/gemm/naive.mlir|--reps 3 --warmup 1"
+  "gemm_1024x512x2048|examples/gemm/threads_1d.mlir|--reps 5"
+  "gemm_1024x512x2048|examples/gemm/threads_2d.mlir|"
+  "gemm_1024x512x2048|examples/gemm/shared.mlir|"
+  "gemm_1024x512x2048|examples/gemm/registers.mlir|"
+  "gemm_1024x512x2048|examples/gemm/best.mlir|"
 )
 
 python3 scripts/bench-baselines.py >"$log_dir/baselines.txt" 2>&1

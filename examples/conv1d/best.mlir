@@ -1,0 +1,126 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// GPU-SUITE: --kernel conv1d_16384 --check --bench
+// GPU-SUITE: --kernel conv1d_16m --check --bench
+
+// Our full 1-D convolution, B = np.convolve(A, W) with 32 taps, for
+// M = 16384 and M = 2^24. It is meant to run at the speed of memory: every
+// element of A and B crosses DRAM once.
+// - A block loads the TILE inputs it needs, plus the 32 before them (the
+//   halo), into shared memory with one cooperative copy of 16-byte chunks;
+//   inputs outside the signal read as zero, so no tap needs a test.
+// - Each thread keeps the 32 taps, its P + 32 inputs and its P outputs in
+//   registers (per-thread copies, 128-bit accesses) and computes the
+//   P x 32 products fully unrolled.
+// - The outputs leave with per-thread 128-bit stores, cut at the end of B.
+
+// CHECK-LABEL: tile.kernel @conv1d_16384
+tile.kernel @conv1d_16384(%A: memref<16384xf32>, %W: memref<32xf32>, %B: memref<16415xf32>)
+    grid [33] threads [128] attributes {reference = @conv1d_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c4 = arith.constant 4 : index
+  %bx = tile.block_id x
+  %tx = tile.thread_id x
+  %n0 = affine.apply affine_map<(b) -> (b * 512)>(%bx)
+  // The tile starts 32 inputs early (below zero for the first block).
+  %start = arith.subi %n0, %c32 : index
+  %inputs = tile.alloc_shared : memref<544xf32, #gpu.address_space<workgroup>>
+  tile.copy %A[%start] to %inputs : memref<16384xf32> to memref<544xf32, #gpu.address_space<workgroup>>
+  %w = tile.alloc_local : memref<32xf32>
+  tile.copy %W to %w : memref<32xf32> to memref<32xf32>
+  %first = arith.muli %tx, %c4 : index
+  %x = tile.alloc_local : memref<36xf32>
+  tile.copy %inputs[%first] to %x : memref<544xf32, #gpu.address_space<workgroup>> to memref<36xf32>
+  %y = tile.alloc_local : memref<4xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.unroll %j = %c0 to %c4 step %c1 {
+    %acc = tile.alloc_local : memref<1xf32>
+    memref.store %zero, %acc[%c0] : memref<1xf32>
+    // y[j] = sum_r x[j + 32 - r] * w[r]: input n - r sits at x[j + 32 - r].
+    tile.unroll %r = %c0 to %c32 step %c1 {
+      %i = affine.apply affine_map<(j, r) -> (j + 32 - r)>(%j, %r)
+      %a = memref.load %x[%i] : memref<36xf32>
+      %b = memref.load %w[%r] : memref<32xf32>
+      %s = memref.load %acc[%c0] : memref<1xf32>
+      %t = math.fma %a, %b, %s : f32
+      memref.store %t, %acc[%c0] : memref<1xf32>
+    }
+    %v = memref.load %acc[%c0] : memref<1xf32>
+    memref.store %v, %y[%j] : memref<4xf32>
+  }
+  %out = arith.addi %n0, %first : index
+  tile.copy %y to %B[%out] : memref<4xf32> to memref<16415xf32>
+}
+
+// CHECK-LABEL: tile.kernel @conv1d_16m
+tile.kernel @conv1d_16m(%A: memref<16777216xf32>, %W: memref<32xf32>, %B: memref<16777247xf32>)
+    grid [8193] threads [256] attributes {reference = @conv1d_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c8 = arith.constant 8 : index
+  %bx = tile.block_id x
+  %tx = tile.thread_id x
+  %n0 = affine.apply affine_map<(b) -> (b * 2048)>(%bx)
+  // The tile starts 32 inputs early (below zero for the first block).
+  %start = arith.subi %n0, %c32 : index
+  %inputs = tile.alloc_shared : memref<2080xf32, #gpu.address_space<workgroup>>
+  tile.copy %A[%start] to %inputs : memref<16777216xf32> to memref<2080xf32, #gpu.address_space<workgroup>>
+  %w = tile.alloc_local : memref<32xf32>
+  tile.copy %W to %w : memref<32xf32> to memref<32xf32>
+  %first = arith.muli %tx, %c8 : index
+  %x = tile.alloc_local : memref<40xf32>
+  tile.copy %inputs[%first] to %x : memref<2080xf32, #gpu.address_space<workgroup>> to memref<40xf32>
+  %y = tile.alloc_local : memref<8xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.unroll %j = %c0 to %c8 step %c1 {
+    %acc = tile.alloc_local : memref<1xf32>
+    memref.store %zero, %acc[%c0] : memref<1xf32>
+    // y[j] = sum_r x[j + 32 - r] * w[r]: input n - r sits at x[j + 32 - r].
+    tile.unroll %r = %c0 to %c32 step %c1 {
+      %i = affine.apply affine_map<(j, r) -> (j + 32 - r)>(%j, %r)
+      %a = memref.load %x[%i] : memref<40xf32>
+      %b = memref.load %w[%r] : memref<32xf32>
+      %s = memref.load %acc[%c0] : memref<1xf32>
+      %t = math.fma %a, %b, %s : f32
+      memref.store %t, %acc[%c0] : memref<1xf32>
+    }
+    %v = memref.load %acc[%c0] : memref<1xf32>
+    memref.store %v, %y[%j] : memref<8xf32>
+  }
+  %out = arith.addi %n0, %first : index
+  tile.copy %y to %B[%out] : memref<8xf32> to memref<16777247xf32>
+}
+
+// The CPU reference, for any signal length: np.convolve(A, W), "full".
+// CHECK-LABEL: func.func @conv1d_reference
+func.func @conv1d_reference(%A: memref<?xf32>, %W: memref<32xf32>,
+                            %B: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %m = memref.dim %A, %c0 : memref<?xf32>
+  %n_out = memref.dim %B, %c0 : memref<?xf32>
+  scf.for %n = %c0 to %n_out step %c1 {
+    %sum = scf.for %r = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %i = arith.subi %n, %r : index
+      %inside = arith.cmpi ult, %i, %m : index
+      %term = scf.if %inside -> (f32) {
+        %a = memref.load %A[%i] : memref<?xf32>
+        %w = memref.load %W[%r] : memref<32xf32>
+        %p = arith.mulf %a, %w : f32
+        scf.yield %p : f32
+      } else {
+        scf.yield %zero : f32
+      }
+      %next = arith.addf %acc, %term : f32
+      scf.yield %next : f32
+    }
+    memref.store %sum, %B[%n] : memref<?xf32>
+  }
+  return
+}

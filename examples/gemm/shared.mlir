@@ -1,0 +1,70 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// GPU-SUITE: --check --bench --flops 2147483648
+
+// TVM GEMM tutorial, v3 (shared-memory cache, cooperative loads): 16 x 16
+// outputs per block; for each K tile of 8, the block copies a 16 x 8 tile of
+// A and an 8 x 16 tile of B into shared memory together (tile.copy), then
+// every thread reads its row and column from there. Barrier insertion puts
+// exactly two barriers per K tile. The sum still lives in global memory.
+
+// CHECK-LABEL: tile.kernel @gemm_shared
+tile.kernel @gemm_shared(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
+    %C: memref<1024x512xf32>)
+    grid [64, 32] threads [16, 16] attributes {reference = @gemm_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2048 = arith.constant 2048 : index
+  %zero = arith.constant 0.0 : f32
+  %c8 = arith.constant 8 : index
+  %c256 = arith.constant 256 : index
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %tx = tile.thread_id x
+  %ty = tile.thread_id y
+  %m0 = affine.apply affine_map<(b) -> (b * 16)>(%bx)
+  %n0 = affine.apply affine_map<(b) -> (b * 16)>(%by)
+  %m = arith.addi %m0, %tx : index
+  %n = arith.addi %n0, %ty : index
+  %A_shared = tile.alloc_shared : memref<16x8xf32, #gpu.address_space<workgroup>>
+  %B_shared = tile.alloc_shared : memref<8x16xf32, #gpu.address_space<workgroup>>
+  memref.store %zero, %C[%m, %n] : memref<1024x512xf32>
+  tile.serial %ko = %c0 to %c256 step %c1 {
+    %k0 = arith.muli %ko, %c8 : index
+    tile.copy %A[%m0, %k0] to %A_shared : memref<1024x2048xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %B_shared : memref<2048x512xf32> to memref<8x16xf32, #gpu.address_space<workgroup>>
+    tile.unroll %ki = %c0 to %c8 step %c1 {
+      %a = memref.load %A_shared[%tx, %ki] : memref<16x8xf32, #gpu.address_space<workgroup>>
+      %b = memref.load %B_shared[%ki, %ty] : memref<8x16xf32, #gpu.address_space<workgroup>>
+      %p = arith.mulf %a, %b : f32
+      %c = memref.load %C[%m, %n] : memref<1024x512xf32>
+      %s = arith.addf %c, %p : f32
+      memref.store %s, %C[%m, %n] : memref<1024x512xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @gemm_reference
+func.func @gemm_reference(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
+                          %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = memref.dim %A, %c0 : memref<?x?xf32>
+  %k = memref.dim %A, %c1 : memref<?x?xf32>
+  %n = memref.dim %B, %c1 : memref<?x?xf32>
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      %sum = scf.for %kk = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+        %a = memref.load %A[%i, %kk] : memref<?x?xf32>
+        %b = memref.load %B[%kk, %j] : memref<?x?xf32>
+        %p = arith.mulf %a, %b : f32
+        %next = arith.addf %acc, %p : f32
+        scf.yield %next : f32
+      }
+      memref.store %sum, %C[%i, %j] : memref<?x?xf32>
+    }
+  }
+  return
+}
