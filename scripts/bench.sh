@@ -24,7 +24,7 @@ ours=(
   "gemv_1024x1024|examples/gemv/best.mlir|--kernel gemv_1024"
   "gemv_16384x16384|examples/gemv/best.mlir|--kernel gemv_16384"
   "gemv_3000x5120|examples/gemv/best.mlir|--kernel gemv_3000x5120"
-  "conv1d_16384|examples/conv1d/naive.mlir|"
+  "conv1d_16384|examples/conv1d/naive.mlir|--reps 3 --warmup 1"
   "conv1d_16384|examples/conv1d/refactored.mlir|"
   "conv1d_16384|examples/conv1d/threads_1d.mlir|"
   "conv1d_16384|examples/conv1d/threads_2d.mlir|"
