@@ -260,18 +260,29 @@ struct AllocLocalLowering : OpConversionPattern<AllocLocalOp> {
   LogicalResult
   matchAndRewrite(AllocLocalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // In the entry block, where LLVM promotes allocas to registers (an
+    // alloca elsewhere, e.g. after a loop, stays in local memory). A
+    // per-thread buffer allocated in a loop body is not reused across
+    // iterations before being written, so one allocation serves them all.
     // 16-byte alignment lets tile-vectorize use 128-bit accesses.
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
+      rewriter.setInsertionPointToStart(&func.getBody().front());
     MemRefType type = op.getType();
     IntegerAttr alignment = rewriter.getI64IntegerAttr(16);
     if (!type.getMemorySpace()) {
-      rewriter.replaceOpWithNewOp<memref::AllocaOp>(op, type, alignment);
+      Value alloca =
+          memref::AllocaOp::create(rewriter, op.getLoc(), type, alignment);
+      rewriter.replaceOp(op, alloca);
       return success();
     }
     auto generic = MemRefType::get(type.getShape(), type.getElementType(),
                                    type.getLayout());
     Value alloca =
         memref::AllocaOp::create(rewriter, op.getLoc(), generic, alignment);
-    rewriter.replaceOpWithNewOp<memref::MemorySpaceCastOp>(op, type, alloca);
+    Value cast =
+        memref::MemorySpaceCastOp::create(rewriter, op.getLoc(), type, alloca);
+    rewriter.replaceOp(op, cast);
     return success();
   }
 };

@@ -11,15 +11,17 @@
 // CHECK: gpu.launch_func @tile_kernels::@indices blocks in (%[[C4]], %{{.*}}, %{{.*}}) threads in (%[[C32]], %[[C2]], %{{.*}}) args(%[[A]] : memref<64xindex>)
 // CHECK: gpu.module @tile_kernels {
 // CHECK: memref.global "private" @__shared_indices_0 : memref<64xf32, #gpu.address_space<workgroup>> {alignment = 128 : i64}
+// Per-thread buffers go to the top of the entry block, where LLVM promotes
+// them to registers.
 // CHECK: gpu.func @indices(%{{.*}}: memref<64xindex>) kernel attributes {known_block_size = array<i32: 32, 2, 1>, known_grid_size = array<i32: 4, 1, 1>}
+// CHECK-NEXT:   %[[P:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2xf32>
+// CHECK-NEXT:   memref.memory_space_cast %[[P]] : memref<2xf32> to memref<2xf32, #gpu.address_space<private>>
+// CHECK-NEXT:   memref.alloca() {alignment = 16 : i64} : memref<4xf32>
 // CHECK:   gpu.thread_id x
 // CHECK:   gpu.thread_id y
 // CHECK:   gpu.block_id x
 // CHECK:   gpu.grid_dim x
 // CHECK:   %[[S:.+]] = memref.get_global @__shared_indices_0
-// CHECK:   memref.alloca() {alignment = 16 : i64} : memref<4xf32>
-// CHECK:   %[[P:.+]] = memref.alloca() {alignment = 16 : i64} : memref<2xf32>
-// CHECK:   memref.memory_space_cast %[[P]] : memref<2xf32> to memref<2xf32, #gpu.address_space<private>>
 // CHECK:   gpu.barrier
 // CHECK:   arith.constant 32 : index
 // CHECK:   gpu.return
@@ -77,6 +79,27 @@ tile.kernel @dynamic_grid(%x: memref<?xf32>) grid [?] threads [256] {
   %n = memref.dim %x, %c0 : memref<?xf32>
   %blocks = arith.ceildivui %n, %c256 : index
   tile.yield %blocks : index
+}
+
+// -----
+
+// Regression: a per-thread buffer allocated in a loop body is allocated in
+// the entry block (an alloca after a loop stays in local memory).
+// CHECK-LABEL: gpu.func @local_in_loop
+// CHECK-NEXT: memref.alloca() {alignment = 16 : i64} : memref<1xf32>
+// CHECK: scf.for
+// CHECK-NOT: memref.alloca
+// CHECK: gpu.return
+tile.kernel @local_in_loop(%A: memref<8xf32>, %n: index) grid [1] threads [1] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    %acc = tile.alloc_local : memref<1xf32>
+    memref.store %f, %acc[%c0] : memref<1xf32>
+    %v = memref.load %acc[%c0] : memref<1xf32>
+    memref.store %v, %A[%c0] : memref<8xf32>
+  }
 }
 
 // -----

@@ -29,6 +29,8 @@ using namespace mlir::tile;
 static constexpr int64_t kMaxVectorBytes = 16;
 /// Marks an scf.for that came from tile.unroll and is unrolled at the end.
 static constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
+/// Per-thread copies of at most this many chunks are unrolled.
+static constexpr int64_t kMaxUnrolledChunks = 64;
 
 /// Returns the number of elements of a chunk: the largest power of two whose
 /// bytes fit a vector access and that divides the innermost extent.
@@ -210,9 +212,17 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
                             << checkTarget << "\n");
 
     OpBuilder::InsertionGuard guard(rewriter);
-    Value linear = op.isCollective()
-                       ? buildDistributedLoop(rewriter, loc, kernel, count)
-                       : buildSerialLoop(rewriter, loc, count);
+    Value linear;
+    if (op.isCollective()) {
+      linear = buildDistributedLoop(rewriter, loc, kernel, count);
+    } else {
+      // A per-thread buffer stays in registers only with constant indices:
+      // unroll the chunks of small per-thread copies.
+      linear = buildSerialLoop(rewriter, loc, count);
+      if (count <= kMaxUnrolledChunks)
+        linear.getParentBlock()->getParentOp()->setAttr(
+            kUnrollAttr, rewriter.getUnitAttr());
+    }
     SmallVector<Value> indices =
         buildDelinearize(rewriter, loc, linear, chunks);
     if (chunk > 1)
