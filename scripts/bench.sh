@@ -6,10 +6,8 @@
 # Usage: bash scripts/bench.sh [TILE_RUN]   (default: dist/gpu/tile-run)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-tile_run=${1:-dist/gpu/tile-run}
-if [ ! -x "$tile_run" ] && [ -f "$tile_run.xz" ]; then
-  xz -dk "$tile_run.xz" && chmod +x "$tile_run"
-fi
+# shellcheck source=scripts/tile-run-path.sh
+source scripts/tile-run-path.sh "${1:-}"
 log_dir=${LOG_DIR:-bench-logs}
 mkdir -p "$log_dir"
 

@@ -9,10 +9,8 @@
 #        unpacked from dist/gpu/tile-run.xz when needed)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-tile_run=${1:-dist/gpu/tile-run}
-if [ ! -x "$tile_run" ] && [ -f "$tile_run.xz" ]; then
-  xz -dk "$tile_run.xz" && chmod +x "$tile_run"
-fi
+# shellcheck source=scripts/tile-run-path.sh
+source scripts/tile-run-path.sh "${1:-}"
 log_dir=${LOG_DIR:-gpu-logs}
 mkdir -p "$log_dir"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null |

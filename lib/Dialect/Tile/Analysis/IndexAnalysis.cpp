@@ -2,6 +2,8 @@
 
 #include "tile/Dialect/Tile/Analysis/IndexAnalysis.h"
 
+#include "tile/Dialect/Tile/Analysis/AffineEvaluation.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -72,38 +74,16 @@ static OptRange remainder(OptRange a, OptRange divisor) {
   return IndexRange{0, divisor->lower - 1};
 }
 
-static OptRange affineRange(AffineExpr expr, ArrayRef<OptRange> dims,
-                            ArrayRef<OptRange> symbols) {
-  switch (expr.getKind()) {
-  case AffineExprKind::Constant: {
-    int64_t c = cast<AffineConstantExpr>(expr).getValue();
-    return IndexRange{c, c};
-  }
-  case AffineExprKind::DimId:
-    return dims[cast<AffineDimExpr>(expr).getPosition()];
-  case AffineExprKind::SymbolId:
-    return symbols[cast<AffineSymbolExpr>(expr).getPosition()];
-  default:
-    break;
-  }
-  auto binary = cast<AffineBinaryOpExpr>(expr);
-  OptRange lhs = affineRange(binary.getLHS(), dims, symbols);
-  OptRange rhs = affineRange(binary.getRHS(), dims, symbols);
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return add(lhs, rhs);
-  case AffineExprKind::Mul:
-    return mul(lhs, rhs);
-  case AffineExprKind::FloorDiv:
-    return divide(lhs, rhs, /*roundUp=*/false);
-  case AffineExprKind::CeilDiv:
-    return divide(lhs, rhs, /*roundUp=*/true);
-  case AffineExprKind::Mod:
-    return remainder(lhs, rhs);
-  default:
-    return std::nullopt;
-  }
-}
+/// Ranges as the abstract values of affine expressions.
+struct RangeDomain {
+  using Value = OptRange;
+  Value constant(int64_t c) const { return IndexRange{c, c}; }
+  Value add(Value a, Value b) const { return ::add(a, b); }
+  Value mul(Value a, Value b) const { return ::mul(a, b); }
+  Value floorDiv(Value a, Value b) const { return divide(a, b, false); }
+  Value ceilDiv(Value a, Value b) const { return divide(a, b, true); }
+  Value mod(Value a, Value b) const { return remainder(a, b); }
+};
 
 /// Range of the induction variable of a loop from `lb` to `ub` (exclusive).
 static OptRange inductionRange(Value lb, Value ub, unsigned depth) {
@@ -223,7 +203,8 @@ static OptRange rangeOf(Value value, unsigned depth) {
           dims.push_back(rangeOf(v, depth + 1));
         for (Value v : apply.getSymbolOperands())
           symbols.push_back(rangeOf(v, depth + 1));
-        return affineRange(map.getResult(0), dims, symbols);
+        return evaluateAffineExpr(map.getResult(0), dims, symbols,
+                                  RangeDomain());
       })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -246,30 +227,17 @@ static int64_t powerOfTwoFactor(int64_t value) {
 
 static int64_t divisorOf(Value value, unsigned depth);
 
-static int64_t affineDivisor(AffineExpr expr, ArrayRef<int64_t> dims,
-                             ArrayRef<int64_t> symbols) {
-  switch (expr.getKind()) {
-  case AffineExprKind::Constant:
-    return powerOfTwoFactor(cast<AffineConstantExpr>(expr).getValue());
-  case AffineExprKind::DimId:
-    return dims[cast<AffineDimExpr>(expr).getPosition()];
-  case AffineExprKind::SymbolId:
-    return symbols[cast<AffineSymbolExpr>(expr).getPosition()];
-  case AffineExprKind::Add: {
-    auto binary = cast<AffineBinaryOpExpr>(expr);
-    return std::min(affineDivisor(binary.getLHS(), dims, symbols),
-                    affineDivisor(binary.getRHS(), dims, symbols));
-  }
-  case AffineExprKind::Mul: {
-    auto binary = cast<AffineBinaryOpExpr>(expr);
-    return std::min(kMaxDivisor,
-                    affineDivisor(binary.getLHS(), dims, symbols) *
-                        affineDivisor(binary.getRHS(), dims, symbols));
-  }
-  default:
-    return 1;
-  }
-}
+/// Known power-of-two divisors as the abstract values of affine
+/// expressions; nothing is known of quotients and remainders.
+struct DivisorDomain {
+  using Value = int64_t;
+  Value constant(int64_t c) const { return powerOfTwoFactor(c); }
+  Value add(Value a, Value b) const { return std::min(a, b); }
+  Value mul(Value a, Value b) const { return std::min(kMaxDivisor, a * b); }
+  Value floorDiv(Value, Value) const { return 1; }
+  Value ceilDiv(Value, Value) const { return 1; }
+  Value mod(Value, Value) const { return 1; }
+};
 
 static int64_t divisorOf(Value value, unsigned depth) {
   if (depth > kMaxDepth)
@@ -324,7 +292,8 @@ static int64_t divisorOf(Value value, unsigned depth) {
           dims.push_back(divisorOf(v, depth + 1));
         for (Value v : apply.getSymbolOperands())
           symbols.push_back(divisorOf(v, depth + 1));
-        return affineDivisor(apply.getAffineMap().getResult(0), dims, symbols);
+        return evaluateAffineExpr(apply.getAffineMap().getResult(0), dims,
+                                  symbols, DivisorDomain());
       })
       .Default([](Operation *) { return int64_t(1); });
 }

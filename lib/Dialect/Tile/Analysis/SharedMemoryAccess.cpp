@@ -2,6 +2,8 @@
 
 #include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
 
+#include "tile/Dialect/Tile/Analysis/AffineEvaluation.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -62,47 +64,43 @@ static std::optional<LinearForm> linearForm(Value value,
                                             const ThreadUniformity &uniformity,
                                             unsigned depth = 0);
 
-static std::optional<LinearForm>
-affineLinearForm(AffineExpr expr, ArrayRef<std::optional<LinearForm>> dims,
-                 ArrayRef<std::optional<LinearForm>> symbols) {
-  switch (expr.getKind()) {
-  case AffineExprKind::Constant: {
+namespace {
+
+/// Linear forms as the abstract values of affine expressions: products need
+/// a constant side, quotients and remainders are not linear.
+struct LinearDomain {
+  using Value = std::optional<LinearForm>;
+  Value constant(int64_t c) const {
     LinearForm form;
-    form.constant = cast<AffineConstantExpr>(expr).getValue();
+    form.constant = c;
     return form;
   }
-  case AffineExprKind::DimId:
-    return dims[cast<AffineDimExpr>(expr).getPosition()];
-  case AffineExprKind::SymbolId:
-    return symbols[cast<AffineSymbolExpr>(expr).getPosition()];
-  case AffineExprKind::Add: {
-    auto binary = cast<AffineBinaryOpExpr>(expr);
-    std::optional<LinearForm> lhs =
-        affineLinearForm(binary.getLHS(), dims, symbols);
-    std::optional<LinearForm> rhs =
-        affineLinearForm(binary.getRHS(), dims, symbols);
-    if (!lhs || !rhs)
+  Value add(Value a, Value b) const {
+    if (!a || !b)
       return std::nullopt;
-    lhs->add(*rhs, 1);
-    return lhs;
+    a->add(*b, 1);
+    return a;
   }
-  case AffineExprKind::Mul: {
-    auto binary = cast<AffineBinaryOpExpr>(expr);
-    auto scale = dyn_cast<AffineConstantExpr>(binary.getRHS());
-    if (!scale)
+  Value mul(Value a, Value b) const {
+    if (!a || !b)
       return std::nullopt;
-    std::optional<LinearForm> lhs =
-        affineLinearForm(binary.getLHS(), dims, symbols);
-    if (!lhs)
+    auto isConstant = [](const LinearForm &f) {
+      return f.terms.empty() && !f.thread[0] && !f.thread[1] && !f.thread[2];
+    };
+    if (!isConstant(*b))
+      std::swap(a, b);
+    if (!isConstant(*b))
       return std::nullopt;
     LinearForm scaled;
-    scaled.add(*lhs, scale.getValue());
+    scaled.add(*a, b->constant);
     return scaled;
   }
-  default:
-    return std::nullopt;
-  }
-}
+  Value floorDiv(Value, Value) const { return std::nullopt; }
+  Value ceilDiv(Value, Value) const { return std::nullopt; }
+  Value mod(Value, Value) const { return std::nullopt; }
+};
+
+} // namespace
 
 static std::optional<LinearForm> linearForm(Value value,
                                             const ThreadUniformity &uniformity,
@@ -174,8 +172,8 @@ static std::optional<LinearForm> linearForm(Value value,
       dims.push_back(linearForm(v, uniformity, depth + 1));
     for (Value v : apply.getSymbolOperands())
       symbols.push_back(linearForm(v, uniformity, depth + 1));
-    return affineLinearForm(apply.getAffineMap().getResult(0), dims,
-                            symbols);
+    return evaluateAffineExpr(apply.getAffineMap().getResult(0), dims,
+                              symbols, LinearDomain());
   }
   return std::nullopt;
 }
