@@ -10,6 +10,7 @@
 
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "tile/Dialect/Tile/Analysis/IndexAnalysis.h"
@@ -157,14 +158,15 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
       continue;
     }
     if (op.hasTrait<OpTrait::Vectorizable>() ||
-        isa<arith::ConstantOp>(op)) {
+        isa<arith::ConstantOp, affine::AffineApplyOp>(op)) {
       // Index arithmetic only feeds indices; it is not vectorized.
       bool isIndex = llvm::all_of(op.getResultTypes(),
                                   [](Type t) { return t.isIndex(); });
       if (isIndex) {
         for (Operation *user : op.getUsers())
           if (!isa<memref::LoadOp, memref::StoreOp, arith::AddIOp,
-                   arith::MulIOp, arith::ConstantOp>(user))
+                   arith::MulIOp, arith::ConstantOp, affine::AffineApplyOp>(
+                  user))
             return fail("the index computed by " + describeOp(&op) +
                         " is used as a value");
         continue;
@@ -316,6 +318,60 @@ static void rewrite(VectorizedOp loop, const VectorizationPlan &plan,
   loop.erase();
 }
 
+/// Rewrites each `affine.apply` of the body that is the induction variable
+/// plus a loop-invariant offset (coefficient 1) into `arith.addi` of the
+/// offset, computed before the loop, and the induction variable: the form
+/// the analysis recognizes.
+static void normalizeAffineIndices(VectorizedOp loop) {
+  Value iv = loop.getInductionVar();
+  SmallVector<affine::AffineApplyOp> applies;
+  loop.getBody().front().walk([&](affine::AffineApplyOp apply) {
+    if (apply->getParentOp() == loop)
+      applies.push_back(apply);
+  });
+  for (affine::AffineApplyOp apply : applies) {
+    AffineMap map = apply.getAffineMap();
+    ValueRange operands = apply.getMapOperands();
+    if (!llvm::is_contained(operands, iv))
+      continue;
+    if (llvm::any_of(operands, [&](Value v) {
+          return v != iv && !isDefinedOutside(v, loop);
+        }))
+      continue;
+    // expr(iv = 1) - expr(iv = 0) must be the constant 1.
+    MLIRContext *context = loop.getContext();
+    auto substitute = [&](int64_t value) {
+      SmallVector<AffineExpr> dims, symbols;
+      for (unsigned i = 0; i < map.getNumDims(); ++i)
+        dims.push_back(operands[i] == iv
+                           ? getAffineConstantExpr(value, context)
+                           : getAffineDimExpr(i, context));
+      for (unsigned i = 0; i < map.getNumSymbols(); ++i)
+        symbols.push_back(operands[map.getNumDims() + i] == iv
+                              ? getAffineConstantExpr(value, context)
+                              : getAffineSymbolExpr(i, context));
+      return map.getResult(0).replaceDimsAndSymbols(dims, symbols);
+    };
+    AffineExpr step = simplifyAffineExpr(substitute(1) - substitute(0),
+                                         map.getNumDims(), map.getNumSymbols());
+    auto unit = dyn_cast<AffineConstantExpr>(step);
+    if (!unit || unit.getValue() != 1)
+      continue;
+    OpBuilder builder(loop);
+    Value zero = arith::ConstantIndexOp::create(builder, apply.getLoc(), 0);
+    SmallVector<Value> baseOperands(operands);
+    for (Value &operand : baseOperands)
+      if (operand == iv)
+        operand = zero;
+    Value base = affine::AffineApplyOp::create(builder, apply.getLoc(), map,
+                                               baseOperands);
+    builder.setInsertionPoint(apply);
+    Value index = arith::AddIOp::create(builder, apply.getLoc(), base, iv);
+    apply.replaceAllUsesWith(index);
+    apply.erase();
+  }
+}
+
 /// Unrolls the loop into scalar code.
 static LogicalResult scalarize(VectorizedOp loop) {
   OpBuilder builder(loop);
@@ -344,6 +400,7 @@ struct TileVectorizePass : tile::impl::TileVectorizeBase<TileVectorizePass> {
         loop.emitError("needs constant bounds and step to be vectorized");
         return signalPassFailure();
       }
+      normalizeAffineIndices(loop);
       VectorizationPlan plan;
       if (*tripCount <= 1)
         plan.reason = "";

@@ -121,6 +121,7 @@ def TileVectorize : Pass<"tile-vectorize", "::mlir::tile::KernelOp"> {
     falls back silently and no access is vectorized without a proof.
   }];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
