@@ -245,6 +245,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   mlir::tile::registerAllDialects(registry);
   MLIRContext context(registry);
+  // Remarks (e.g. a loop left scalar) point at the source line; the op
+  // dump MLIR would add to each is noise here.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string message;
