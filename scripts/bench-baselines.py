@@ -74,6 +74,16 @@ def conv1d():
                median_us(lambda: F.conv1d(av, wf, padding=31)))
 
 
+def conv2d():
+    import torch.nn.functional as F
+    x = torch.rand(256, 256, 14, 14, device="cuda")
+    w = torch.rand(512, 256, 3, 3, device="cuda")
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cudnn.benchmark = True
+    report("conv2d_14x14x256_b256_f512", "cudnn-fp32",
+           median_us(lambda: F.conv2d(x, w, padding=1)))
+
+
 def copy():
     x = torch.rand(1 << 28, device="cuda")
     y = torch.empty_like(x)
@@ -87,6 +97,7 @@ def main():
         gemv(n, k)
     conv1d()
     gemm()
+    conv2d()
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@
 #include "tile/Runner/Report.h"
 #include "tile/Runtime/CudaDriver.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -295,8 +296,20 @@ int main(int argc, char **argv) {
     return fail(plan.takeError());
   std::optional<KernelPlan> referencePlan;
   if (auto referenceKernel = dyn_cast_if_present<mlir::tile::KernelOp>(reference)) {
+    // The reference runs on the same arguments: its dynamic sizes and
+    // scalars are the kernel's.
+    PlanOptions referenceOptions;
+    referenceOptions.seed = planOptions.seed;
+    for (auto [index, argument] : llvm::enumerate(plan->arguments)) {
+      std::string name = referenceKernel.getArgName(index);
+      if (argument.isBuffer)
+        referenceOptions.shapes[name] = argument.shape;
+      else
+        referenceOptions.values[name] =
+            llvm::formatv("{0:e17}", argument.scalar).str();
+    }
     llvm::Expected<KernelPlan> planned =
-        planKernel(referenceKernel, planOptions);
+        planKernel(referenceKernel, referenceOptions);
     if (!planned)
       return fail(planned.takeError());
     referencePlan = std::move(*planned);
