@@ -47,44 +47,74 @@ std::optional<ElementKind> getElementKind(Type type) {
   return std::nullopt;
 }
 
-/// Returns the kernel argument `value` is a view of, if any.
-static BlockArgument getArgumentRoot(Value value, mlir::tile::KernelOp kernel) {
+/// Where a buffer value comes from.
+struct BufferRoot {
+  /// The kernel argument it is a view of, if any.
+  BlockArgument argument;
+  /// True when it is a view of a buffer the kernel allocates itself.
+  bool allocated = false;
+};
+
+/// Follows views from `value` back to a kernel argument or an allocation.
+/// Anything else (an scf.for iter_arg, an arith.select of two buffers) is
+/// neither: it could be any argument.
+static BufferRoot getBufferRoot(Value value, mlir::tile::KernelOp kernel) {
   while (Operation *def = value.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return nullptr;
-    value = view.getViewSource();
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      value = view.getViewSource();
+      continue;
+    }
+    BufferRoot root;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(def);
+    root.allocated =
+        isa<memref::GetGlobalOp>(def) ||
+        (effects &&
+         effects.getEffectOnValue<MemoryEffects::Allocate>(value).has_value());
+    return root;
   }
-  auto arg = dyn_cast<BlockArgument>(value);
-  if (arg && arg.getOwner() == &kernel.getBody().front())
-    return arg;
-  return nullptr;
+  BufferRoot root;
+  auto arg = cast<BlockArgument>(value);
+  if (arg.getOwner() == &kernel.getBody().front())
+    root.argument = arg;
+  return root;
 }
 
-/// Marks which memref arguments the kernel reads and writes.
+/// Marks which memref arguments the kernel reads and writes. An access whose
+/// buffer cannot be traced to one argument counts as reading and writing
+/// every buffer argument: a missed output would go unchecked, and a buffer
+/// that is only maybe written must start from its input, not from poison.
 static void findAccesses(mlir::tile::KernelOp kernel, KernelPlan &plan) {
+  auto touch = [&](Value buffer, bool read, bool written) {
+    BufferRoot root = getBufferRoot(buffer, kernel);
+    if (root.allocated)
+      return;
+    if (!root.argument)
+      read = written = true;
+    for (auto [index, argument] : llvm::enumerate(plan.arguments)) {
+      if (!argument.isBuffer ||
+          (root.argument && root.argument.getArgNumber() != index))
+        continue;
+      argument.read |= read;
+      argument.written |= written;
+    }
+  };
   kernel.getBody().walk([&](Operation *op) {
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects) {
       // Unknown ops (inline assembly, calls) may do anything to a buffer.
       for (Value operand : op->getOperands())
-        if (BlockArgument arg = getArgumentRoot(operand, kernel);
-            arg && isa<MemRefType>(arg.getType())) {
-          plan.arguments[arg.getArgNumber()].read = true;
-          plan.arguments[arg.getArgNumber()].written = true;
-        }
+        if (isa<MemRefType>(operand.getType()))
+          touch(operand, /*read=*/true, /*written=*/true);
       return;
     }
     SmallVector<MemoryEffects::EffectInstance> instances;
     effects.getEffects(instances);
     for (const MemoryEffects::EffectInstance &effect : instances) {
       Value value = effect.getValue();
-      BlockArgument arg = value ? getArgumentRoot(value, kernel) : nullptr;
-      if (!arg)
+      if (!value || !isa<BaseMemRefType>(value.getType()))
         continue;
-      ArgumentPlan &argument = plan.arguments[arg.getArgNumber()];
-      argument.read |= isa<MemoryEffects::Read>(effect.getEffect());
-      argument.written |= isa<MemoryEffects::Write>(effect.getEffect());
+      touch(value, isa<MemoryEffects::Read>(effect.getEffect()),
+            isa<MemoryEffects::Write>(effect.getEffect()));
     }
   });
 }
@@ -204,8 +234,16 @@ llvm::Error evaluateGrid(KernelPlan &plan) {
         if (!arg || !index)
           return makeError("grid_size: 'memref.dim' must take an argument "
                            "and a constant dimension");
-        known[dim.getResult()] = builder.getIndexAttr(
-            plan.arguments[arg.getArgNumber()].shape[index.getInt()]);
+        ArrayRef<int64_t> shape = plan.arguments[arg.getArgNumber()].shape;
+        if (!isa<MemRefType>(arg.getType()) || index.getInt() < 0 ||
+            index.getInt() >= static_cast<int64_t>(shape.size()))
+          return makeError(llvm::Twine("grid_size: 'memref.dim' of argument "
+                                       "#") +
+                           llvm::Twine(arg.getArgNumber()) + " asks for dimension " +
+                           llvm::Twine(index.getInt()) + " of a rank-" +
+                           llvm::Twine(shape.size()) + " buffer");
+        known[dim.getResult()] =
+            builder.getIndexAttr(shape[index.getInt()]);
         continue;
       }
       SmallVector<Attribute> operands;

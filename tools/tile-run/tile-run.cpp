@@ -294,6 +294,12 @@ int main(int argc, char **argv) {
   llvm::Expected<KernelPlan> plan = planKernel(kernel, planOptions);
   if (!plan)
     return fail(plan.takeError());
+  if (check && llvm::none_of(plan->arguments, [](const ArgumentPlan &a) {
+        return a.isBuffer && a.written;
+      }))
+    return fail("--check: kernel '" + kernel.getSymName() +
+                "' writes no buffer argument, so there is no output to "
+                "compare");
   std::optional<KernelPlan> referencePlan;
   if (auto referenceKernel = dyn_cast_if_present<mlir::tile::KernelOp>(reference)) {
     // The reference runs on the same arguments: its dynamic sizes and

@@ -115,4 +115,55 @@ TEST_F(KernelPlanTest, RunsTheReferenceOnTheCPU) {
   }
 }
 
+// Stores through a buffer chosen at run time: tile-run cannot tell which
+// argument is written, so it checks every buffer argument.
+static constexpr const char *kSelectedBuffer = R"mlir(
+  tile.kernel @selected(%a: memref<16xf32>, %b: memref<16xf32>, %flag: i1)
+      grid [1] threads [16] {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %local = tile.alloc_local : memref<4xf32>
+    memref.store %zero, %local[%c0] : memref<4xf32>
+    %out = arith.select %flag, %a, %b : memref<16xf32>
+    memref.store %zero, %out[%c0] : memref<16xf32>
+  }
+)mlir";
+
+TEST_F(KernelPlanTest, UntraceableBuffersCountAsEveryArgument) {
+  mlir::tile::KernelOp kernel = parseKernel(kSelectedBuffer);
+  ASSERT_TRUE(kernel);
+  PlanOptions options;
+  options.values["flag"] = "1";
+  llvm::Expected<KernelPlan> plan = planKernel(kernel, options);
+  ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+  for (unsigned i : {0u, 1u}) {
+    // Written, and read so that the one not chosen keeps its input.
+    EXPECT_TRUE(plan->arguments[i].written) << i;
+    EXPECT_TRUE(plan->arguments[i].read) << i;
+  }
+  EXPECT_FALSE(plan->arguments[2].written);
+}
+
+static constexpr const char *kDimOutOfRange = R"mlir(
+  tile.kernel @dim_out_of_range(%x: memref<?xf32>) grid [?] threads [32] {
+  } grid_size {
+  ^bb0(%x: memref<?xf32>):
+    %c3 = arith.constant 3 : index
+    %size = memref.dim %x, %c3 : memref<?xf32>
+    tile.yield %size : index
+  }
+)mlir";
+
+TEST_F(KernelPlanTest, GridSizeDimOutOfRangeIsAnError) {
+  mlir::tile::KernelOp kernel = parseKernel(kDimOutOfRange);
+  ASSERT_TRUE(kernel);
+  PlanOptions options;
+  options.shapes["x"] = {64};
+  llvm::Expected<KernelPlan> plan = planKernel(kernel, options);
+  ASSERT_FALSE(bool(plan));
+  EXPECT_EQ(llvm::toString(plan.takeError()),
+            "grid_size: 'memref.dim' of argument #0 asks for dimension 3 of "
+            "a rank-1 buffer");
+}
+
 } // namespace

@@ -107,8 +107,8 @@ static int64_t placeSharedBuffers(KernelOp kernel, int64_t totalBytes,
     Value view = memref::ViewOp::create(builder, alloc.getLoc(), type, base,
                                         start, ValueRange());
     alloc.replaceAllUsesWith(view);
-    offset += type.getNumElements() *
-              llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    offset +=
+        type.getNumElements() * getBufferElementBytes(type.getElementType());
     alloc.erase();
   }
   return totalBytes;
@@ -158,6 +158,25 @@ static void buildLauncher(KernelOp kernel, gpu::GPUFuncOp func,
                             gpu::KernelDim3{block[0], block[1], block[2]},
                             sharedBytes, entry->getArguments());
   func::ReturnOp::create(builder, loc);
+}
+
+/// Dynamic shared memory starts at a 16-byte aligned address; a kernel whose
+/// shared buffers exceed the static limit cannot honour larger alignments.
+static LogicalResult checkDynamicSharedAlignment(KernelOp kernel) {
+  if (kernel.getStaticSharedMemoryBytes() <= kMaxStaticSharedMemoryBytes)
+    return success();
+  for (AllocSharedOp alloc : kernel.getBody().getOps<AllocSharedOp>()) {
+    if (alloc.getAlignment().value_or(16) <= 16)
+      continue;
+    return alloc.emitOpError("alignment ")
+           << *alloc.getAlignment()
+           << " is not supported: the kernel's shared buffers take "
+           << kernel.getStaticSharedMemoryBytes() << " bytes, more than the "
+           << kMaxStaticSharedMemoryBytes
+           << " of static shared memory, and dynamic shared memory is only "
+              "16-byte aligned";
+  }
+  return success();
 }
 
 /// Moves `kernel` into a gpu.func of `gpuModule` and replaces it by its host
@@ -318,12 +337,11 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
         args.push_back(arith::IndexCastOp::create(rewriter, loc, i64, value));
         format += "%lld";
       } else if (auto intType = dyn_cast<IntegerType>(type)) {
+        // The verifier keeps integers signless and at most 64 bits wide.
         if (intType.getWidth() > 32) {
-          args.push_back(intType.getWidth() == 64
-                             ? value
-                             : arith::TruncIOp::create(rewriter, loc, i64,
-                                                       value)
-                                   .getResult());
+          if (intType.getWidth() < 64)
+            value = arith::ExtSIOp::create(rewriter, loc, i64, value);
+          args.push_back(value);
           format += "%lld";
         } else {
           if (intType.getWidth() == 1)
@@ -394,6 +412,9 @@ struct TileToGPUPass : tile::impl::TileToGPUBase<TileToGPUPass> {
     });
     if (remaining.wasInterrupted())
       return signalPassFailure();
+    for (KernelOp kernel : kernels)
+      if (failed(checkDynamicSharedAlignment(kernel)))
+        return signalPassFailure();
 
     OpBuilder builder(context);
     builder.setInsertionPointToEnd(module.getBody());

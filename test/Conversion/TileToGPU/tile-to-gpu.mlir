@@ -42,21 +42,22 @@ tile.kernel @indices(%A: memref<64xindex>) grid [4] threads [32, 2] {
 // -----
 
 // More than 48 KB of shared memory: views into dynamic shared memory at
-// aligned offsets, the size on the gpu.func and in the launch.
+// aligned offsets (vector elements count whole vectors), the size on the
+// gpu.func and in the launch.
 // CHECK-LABEL: func.func @big_shared
-// CHECK: %[[BYTES:.+]] = arith.constant 65664 : i32
+// CHECK: %[[BYTES:.+]] = arith.constant 65584 : i32
 // CHECK: gpu.launch_func @tile_kernels::@big_shared {{.*}} dynamic_shared_memory_size %[[BYTES]]
-// CHECK: gpu.func @big_shared() kernel attributes {{{.*}}tile.dynamic_shared_memory = 65664 : i64}
+// CHECK: gpu.func @big_shared() kernel attributes {{{.*}}tile.dynamic_shared_memory = 65584 : i64}
 // CHECK:   %[[BASE:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK:   %[[O0:.+]] = arith.constant 0 : index
 // CHECK:   memref.view %[[BASE]][%[[O0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16384xf32, #gpu.address_space<workgroup>>
 // CHECK:   %[[O1:.+]] = arith.constant 65536 : index
-// CHECK:   memref.view %[[BASE]][%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xf16, #gpu.address_space<workgroup>>
-// CHECK:   %[[O2:.+]] = arith.constant 65664 : index
+// CHECK:   memref.view %[[BASE]][%[[O1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xvector<4xf32>, #gpu.address_space<workgroup>>
+// CHECK:   %[[O2:.+]] = arith.constant 65584 : index
 tile.kernel @big_shared() grid [1] threads [128] {
   %a = tile.alloc_shared : memref<16384xf32, #gpu.address_space<workgroup>>
-  %b = tile.alloc_shared : memref<3xf16, #gpu.address_space<workgroup>>
-  %c = tile.alloc_shared {alignment = 128} : memref<0xf32, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared : memref<3xvector<4xf32>, #gpu.address_space<workgroup>>
+  %c = tile.alloc_shared {alignment = 16} : memref<0xf32, #gpu.address_space<workgroup>>
 }
 
 // -----
@@ -109,6 +110,17 @@ tile.kernel @local_in_loop(%A: memref<8xf32>, %n: index) grid [1] threads [1] {
 // CHECK: gpu.printf "[block (%d,%d,%d) thread (%d,%d,%d)] acc = %g at k = %lld, 100%% %d\0A"
 tile.kernel @print(%acc: f16, %k: index, %flag: i1) grid [1] threads [32] {
   tile.print "acc = {} at k = {}, 100% {}" %acc, %k, %flag : f16, index, i1
+}
+
+// -----
+
+// Integers between 33 and 63 bits are sign-extended to 64 for %lld.
+// CHECK-LABEL: gpu.func @print_i48
+// CHECK-SAME: (%[[X:.+]]: i48)
+// CHECK: %[[WIDE:.+]] = arith.extsi %[[X]] : i48 to i64
+// CHECK: gpu.printf "{{.*}} x = %lld\0A", {{.*}}, %[[WIDE]] : {{.*}}, i64
+tile.kernel @print_i48(%x: i48) grid [1] threads [32] {
+  tile.print "x = {}" %x : i48
 }
 
 // -----

@@ -18,6 +18,12 @@ tile.kernel @shared_argument(%a: memref<16xf32, #gpu.address_space<workgroup>>) 
 
 // -----
 
+// expected-error @+1 {{'tile.kernel' op argument #1 must have the identity layout (dense, row-major: the kernel ABI passes a base pointer and sizes), got 'memref<16x16xf32, strided<[32, 1]>>'}}
+tile.kernel @strided_argument(%a: memref<16xf32>, %b: memref<16x16xf32, strided<[32, 1]>>) grid [1] threads [32] {
+}
+
+// -----
+
 // expected-error @+1 {{'tile.kernel' op argument #1 has type 'tensor<16xf32>'; kernel arguments must be memrefs or scalars (integer, index, float)}}
 tile.kernel @tensor_argument(%a: memref<16xf32>, %t: tensor<16xf32>) grid [1] threads [32] {
 }
@@ -665,6 +671,20 @@ tile.kernel @print_placeholders() grid [1] threads [32] {
   %tx = tile.thread_id x
   // expected-error @+1 {{'tile.print' op format has 2 '{}' placeholder(s) but 1 value(s) are given}}
   tile.print "{} and {}" %tx : index
+}
+
+// -----
+
+tile.kernel @print_wide(%x: i128) grid [1] threads [32] {
+  // expected-error @+1 {{'tile.print' op can print signless integers of up to 64 bits, got 'i128'}}
+  tile.print "{}" %x : i128
+}
+
+// -----
+
+tile.kernel @print_unsigned(%x: ui32) grid [1] threads [32] {
+  // expected-error @+1 {{'tile.print' op can print signless integers of up to 64 bits, got 'ui32'}}
+  tile.print "{}" %x : ui32
 }
 
 // -----

@@ -177,10 +177,10 @@ static void printDimList(OpAsmPrinter &p, Operation *, ArrayAttr dims) {
   });
 }
 
-/// Byte size of one element of a buffer.
-static int64_t getElementBytes(Type type) {
+int64_t mlir::tile::getBufferElementBytes(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
-    return vector.getNumElements() * getElementBytes(vector.getElementType());
+    return vector.getNumElements() *
+           getBufferElementBytes(vector.getElementType());
   if (type.isIndex())
     return 8;
   return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
@@ -365,7 +365,7 @@ int64_t KernelOp::getStaticSharedMemoryBytes() {
       return;
     int64_t alignment = alloc.getAlignment().value_or(16);
     total = llvm::alignTo(total, alignment);
-    total += type.getNumElements() * getElementBytes(type.getElementType());
+    total += type.getNumElements() * getBufferElementBytes(type.getElementType());
   });
   return total;
 }
@@ -380,6 +380,11 @@ LogicalResult KernelOp::verify() {
         return emitOpError("argument #")
                << index << " must be a memref in global memory (no memory "
                << "space or #gpu.address_space<global>), got " << type;
+      if (!memref.getLayout().isIdentity())
+        return emitOpError("argument #")
+               << index << " must have the identity layout (dense, row-major: "
+               << "the kernel ABI passes a base pointer and sizes), got "
+               << type;
       continue;
     }
     if (!type.isIntOrIndexOrFloat())
@@ -1226,6 +1231,16 @@ LogicalResult PrintOp::verify() {
     return emitOpError("format has ")
            << placeholders << " '{}' placeholder(s) but "
            << getValues().size() << " value(s) are given";
+  for (Value value : getValues()) {
+    Type type = value.getType();
+    if (auto intType = dyn_cast<IntegerType>(type);
+        intType && (!intType.isSignless() || intType.getWidth() > 64))
+      return emitOpError("can print signless integers of up to 64 bits, got ")
+             << type;
+    if (auto floatType = dyn_cast<FloatType>(type);
+        floatType && floatType.getWidth() > 64)
+      return emitOpError("can print floats of up to 64 bits, got ") << type;
+  }
   return success();
 }
 

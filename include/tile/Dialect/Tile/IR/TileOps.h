@@ -39,6 +39,11 @@ MemorySpace getMemorySpace(MemRefType type);
 /// `tile.alloc_local` or `memref.alloca`, or in `private` memory.
 bool isThreadPrivateBuffer(Value buffer);
 
+/// Byte size of one element of a buffer: integers and floats rounded up to
+/// whole bytes, `index` as 8 bytes, vectors as their element count times
+/// the size of their element.
+int64_t getBufferElementBytes(Type elementType);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H
