@@ -201,6 +201,25 @@ void HostBuffer::set(size_t index, double value) {
   }
 }
 
+void HostBuffer::setInteger(size_t index, int64_t value) {
+  uint8_t *at = data.data() + index * getElementBytes(kind);
+  auto store = [&](auto typed) { std::memcpy(at, &typed, sizeof(typed)); };
+  switch (kind) {
+  case ElementKind::I1:
+    return store(static_cast<int8_t>(value & 1));
+  case ElementKind::I8:
+    return store(static_cast<int8_t>(value));
+  case ElementKind::I16:
+    return store(static_cast<int16_t>(value));
+  case ElementKind::I32:
+    return store(static_cast<int32_t>(value));
+  case ElementKind::I64:
+    return store(value);
+  default:
+    return set(index, static_cast<double>(value));
+  }
+}
+
 void HostBuffer::fillRandom(uint64_t seed) {
   std::mt19937_64 engine(seed);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
@@ -258,6 +277,10 @@ Comparison tile::runner::compare(const HostBuffer &output,
                                  const HostBuffer &reference, bool poisoned) {
   Comparison result;
   result.tolerance = getTolerance(output.getKind());
+  bool integer = !isFloat(output.getKind());
+  size_t bytes = getElementBytes(output.getKind());
+  auto *outBytes = static_cast<const uint8_t *>(output.getData());
+  auto *refBytes = static_cast<const uint8_t *>(reference.getData());
   double errorSquares = 0, referenceSquares = 0;
   for (size_t i = 0, e = output.getNumElements(); i < e; ++i) {
     double out = output.get(i), ref = reference.get(i);
@@ -265,13 +288,16 @@ Comparison tile::runner::compare(const HostBuffer &output,
       ++result.unwritten;
       continue;
     }
-    if (!std::isfinite(out)) {
-      if (std::isfinite(ref) || std::isnan(out) != std::isnan(ref))
+    if (integer &&
+        std::memcmp(outBytes + i * bytes, refBytes + i * bytes, bytes) != 0)
+      ++result.mismatched;
+    if (!std::isfinite(out) || !std::isfinite(ref)) {
+      // Equal infinities and NaN against NaN agree; anything else does not.
+      bool agree = std::isnan(out) ? std::isnan(ref) : out == ref;
+      if (!agree)
         ++result.nonFinite;
       continue;
     }
-    if (!std::isfinite(ref))
-      continue;
     double difference = out - ref;
     errorSquares += difference * difference;
     referenceSquares += ref * ref;
@@ -282,6 +308,7 @@ Comparison tile::runner::compare(const HostBuffer &output,
           ? std::sqrt(errorSquares / referenceSquares)
           : std::sqrt(errorSquares);
   result.passed = result.unwritten == 0 && result.nonFinite == 0 &&
+                  result.mismatched == 0 &&
                   result.relativeL2 <= result.tolerance;
   return result;
 }

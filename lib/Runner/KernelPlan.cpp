@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstring>
 #include <random>
 
 using namespace mlir;
@@ -119,6 +120,56 @@ static void findAccesses(mlir::tile::KernelOp kernel, KernelPlan &plan) {
   });
 }
 
+/// Parses the `--arg` value of a scalar: a number for floats, an integer
+/// that fits the width for integers (signed or unsigned spelling).
+static llvm::Error parseScalar(ArgumentPlan &argument, llvm::StringRef text) {
+  if (isFloat(argument.kind)) {
+    if (text.getAsDouble(argument.scalar))
+      return makeError(llvm::formatv("--arg {0}={1}: not a number",
+                                     argument.name, text));
+    return llvm::Error::success();
+  }
+  unsigned width = argument.type.isIndex()
+                       ? 64
+                       : argument.type.getIntOrFloatBitWidth();
+  int64_t value = 0;
+  uint64_t unsignedValue = 0;
+  bool fits;
+  if (!text.getAsInteger(0, value)) {
+    fits = width >= 64 || (value >= -(int64_t(1) << (width - 1)) &&
+                           value < (int64_t(1) << width));
+  } else if (!text.getAsInteger(0, unsignedValue)) {
+    value = static_cast<int64_t>(unsignedValue);
+    fits = width >= 64;
+  } else {
+    return makeError(llvm::formatv("--arg {0}={1}: not an integer",
+                                   argument.name, text));
+  }
+  if (!fits)
+    return makeError(llvm::formatv(
+        "--arg {0}={1}: does not fit in {2} bits", argument.name, text,
+        width));
+  argument.integer = value;
+  return llvm::Error::success();
+}
+
+uint64_t ArgumentPlan::getScalarBits() const {
+  HostBuffer value(kind, {});
+  if (isFloat(kind))
+    value.set(0, scalar);
+  else
+    value.setInteger(0, integer);
+  uint64_t bits = 0;
+  std::memcpy(&bits, value.getData(), value.getBytes());
+  return bits;
+}
+
+std::string ArgumentPlan::formatScalar() const {
+  if (isFloat(kind))
+    return llvm::formatv("{0:e17}", scalar).str();
+  return std::to_string(integer);
+}
+
 llvm::Expected<KernelPlan>
 planKernel(mlir::tile::KernelOp kernel, const PlanOptions &options) {
   KernelPlan plan;
@@ -177,9 +228,8 @@ planKernel(mlir::tile::KernelOp kernel, const PlanOptions &options) {
     if (!argument.isBuffer) {
       auto given = options.values.find(argument.name);
       if (given != options.values.end()) {
-        if (llvm::StringRef(given->second).getAsDouble(argument.scalar))
-          return makeError(llvm::formatv("--arg {0}={1}: not a number",
-                                         argument.name, given->second));
+        if (llvm::Error error = parseScalar(argument, given->second))
+          return std::move(error);
       } else if (isFloat(*kind)) {
         argument.scalar = real(engine);
       } else {
@@ -214,8 +264,7 @@ llvm::Error evaluateGrid(KernelPlan &plan) {
                          ? Attribute(builder.getFloatAttr(arg.getType(),
                                                           argument.scalar))
                          : Attribute(builder.getIntegerAttr(
-                               arg.getType(),
-                               static_cast<int64_t>(argument.scalar)));
+                               arg.getType(), argument.integer));
     for (Operation &op : region.front()) {
       if (auto yield = dyn_cast<mlir::tile::YieldOp>(op)) {
         for (Value value : yield.getValues()) {

@@ -95,9 +95,7 @@ llvm::Error runOnCPU(func::FuncOp func,
       packed.push_back(&descriptorPointers[index]);
       continue;
     }
-    HostBuffer value(argument.kind, {});
-    value.set(0, argument.scalar);
-    std::memcpy(&scalars[index], value.getData(), value.getBytes());
+    scalars[index] = argument.getScalarBits();
     packed.push_back(&scalars[index]);
   }
   if (llvm::Error error = (*engine)->invokePacked(

@@ -47,6 +47,8 @@ void tile::runner::printTable(const RunReport &report, llvm::raw_ostream &os) {
         result += llvm::formatv(" ({0} elements not written)", c.unwritten);
       if (c.nonFinite)
         result += llvm::formatv(" ({0} NaN/inf)", c.nonFinite);
+      if (c.mismatched)
+        result += llvm::formatv(" ({0} elements differ)", c.mismatched);
       os << llvm::formatv(
           "  {0,-12} {1,-5} {2,-10:e2} {3,-10:e2} {4,-10:e1} {5,-9} {6}\n",
           output.name, getElementName(output.kind), c.relativeL2, c.maxAbs,
@@ -79,6 +81,7 @@ void tile::runner::printJSON(const RunReport &report, llvm::raw_ostream &os) {
         {"tolerance", c.tolerance},
         {"unwritten", static_cast<int64_t>(c.unwritten)},
         {"non_finite", static_cast<int64_t>(c.nonFinite)},
+        {"mismatched", static_cast<int64_t>(c.mismatched)},
         {"passed", c.passed}});
   }
   llvm::json::Object root{{"file", report.file},

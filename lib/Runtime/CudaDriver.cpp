@@ -275,14 +275,16 @@ llvm::Expected<float> Device::timeLaunch(void *function,
                                          const LaunchConfig &config,
                                          llvm::ArrayRef<void *> parameters) const {
   void *start = nullptr, *stop = nullptr;
+  auto cleanup = llvm::make_scope_exit([&] {
+    if (start)
+      api->cuEventDestroy(start);
+    if (stop)
+      api->cuEventDestroy(stop);
+  });
   if (llvm::Error error = check(api->cuEventCreate(&start, 0), "cuEventCreate"))
     return std::move(error);
   if (llvm::Error error = check(api->cuEventCreate(&stop, 0), "cuEventCreate"))
     return std::move(error);
-  auto cleanup = llvm::make_scope_exit([&] {
-    api->cuEventDestroy(start);
-    api->cuEventDestroy(stop);
-  });
   if (llvm::Error error =
           check(api->cuEventRecord(start, nullptr), "cuEventRecord"))
     return std::move(error);

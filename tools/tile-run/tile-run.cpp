@@ -121,11 +121,7 @@ prepareLaunch(const ::tile::runtime::Device &device, const KernelPlan &plan,
   launch.storage.reserve(slots);
   for (auto [index, argument] : llvm::enumerate(plan.arguments)) {
     if (!argument.isBuffer) {
-      HostBuffer value(argument.kind, {});
-      value.set(0, argument.scalar);
-      uint64_t bits = 0;
-      std::memcpy(&bits, value.getData(), value.getBytes());
-      launch.storage.push_back(bits);
+      launch.storage.push_back(argument.getScalarBits());
       launch.parameters.push_back(&launch.storage.back());
       continue;
     }
@@ -227,6 +223,9 @@ int main(int argc, char **argv) {
 
   PlanOptions planOptions;
   planOptions.seed = seed;
+  if (deviceOrdinal < 0)
+    return fail("--device " + llvm::Twine(deviceOrdinal.getValue()) +
+                ": expected a device number, 0 or more");
   for (const std::string &spec : shapes) {
     auto assignment = parseAssignment(spec);
     std::optional<std::vector<int64_t>> shape =
@@ -311,8 +310,7 @@ int main(int argc, char **argv) {
       if (argument.isBuffer)
         referenceOptions.shapes[name] = argument.shape;
       else
-        referenceOptions.values[name] =
-            llvm::formatv("{0:e17}", argument.scalar).str();
+        referenceOptions.values[name] = argument.formatScalar();
     }
     llvm::Expected<KernelPlan> planned =
         planKernel(referenceKernel, referenceOptions);

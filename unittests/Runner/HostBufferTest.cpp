@@ -69,6 +69,33 @@ TEST(HostBufferTest, NaNNeverPasses) {
   EXPECT_FALSE(c.passed);
 }
 
+TEST(HostBufferTest, FiniteAgainstInfinityFails) {
+  HostBuffer reference(ElementKind::F32, {2}), output(ElementKind::F32, {2});
+  reference.set(0, INFINITY);
+  reference.set(1, 2.0);
+  output.set(0, INFINITY);
+  output.set(1, 2.0);
+  EXPECT_TRUE(compare(output, reference, false).passed);
+  output.set(0, 1e30);
+  Comparison c = compare(output, reference, false);
+  EXPECT_EQ(c.nonFinite, 1u);
+  EXPECT_FALSE(c.passed);
+}
+
+TEST(HostBufferTest, IntegersCompareExactly) {
+  // 2^53 and 2^53 + 1 are the same double: only the bits tell them apart.
+  HostBuffer reference(ElementKind::I64, {2}), output(ElementKind::I64, {2});
+  reference.setInteger(0, int64_t(1) << 53);
+  reference.setInteger(1, 7);
+  output.setInteger(0, (int64_t(1) << 53) + 1);
+  output.setInteger(1, 7);
+  Comparison c = compare(output, reference, false);
+  EXPECT_EQ(c.mismatched, 1u);
+  EXPECT_FALSE(c.passed);
+  output.setInteger(0, int64_t(1) << 53);
+  EXPECT_TRUE(compare(output, reference, false).passed);
+}
+
 TEST(HostBufferTest, TolerancesDependOnTheType) {
   HostBuffer reference(ElementKind::F32, {1000}), output(ElementKind::F32, {1000});
   reference.fillRandom(5);

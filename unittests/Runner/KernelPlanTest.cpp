@@ -57,7 +57,7 @@ TEST_F(KernelPlanTest, PlansBuffersScalarsAndTheGrid) {
   EXPECT_FALSE(plan->arguments[0].written);
   EXPECT_TRUE(plan->arguments[1].written);
   EXPECT_FALSE(plan->arguments[1].read);
-  EXPECT_EQ(plan->arguments[3].scalar, 3);
+  EXPECT_EQ(plan->arguments[3].integer, 3);
   // ceil(1000 / 256) + 3 blocks along x, 2 along y.
   EXPECT_EQ(plan->grid[0], 7);
   EXPECT_EQ(plan->grid[1], 2);
@@ -142,6 +142,40 @@ TEST_F(KernelPlanTest, UntraceableBuffersCountAsEveryArgument) {
     EXPECT_TRUE(plan->arguments[i].read) << i;
   }
   EXPECT_FALSE(plan->arguments[2].written);
+}
+
+// Integer scalars are exact (no trip through double) and range-checked.
+static constexpr const char *kIntegerScalars = R"mlir(
+  tile.kernel @integers(%big: i64, %small: i8, %n: index)
+      grid [1] threads [32] {
+  }
+)mlir";
+
+TEST_F(KernelPlanTest, IntegerScalarsAreExactAndFitTheirWidth) {
+  mlir::tile::KernelOp kernel = parseKernel(kIntegerScalars);
+  ASSERT_TRUE(kernel);
+  PlanOptions options;
+  options.values["big"] = "9007199254740993"; // 2^53 + 1: not a double
+  options.values["small"] = "255";            // unsigned spelling of -1
+  options.values["n"] = "0x10";
+  llvm::Expected<KernelPlan> plan = planKernel(kernel, options);
+  ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+  EXPECT_EQ(plan->arguments[0].integer, 9007199254740993);
+  EXPECT_EQ(plan->arguments[0].getScalarBits(), 9007199254740993u);
+  EXPECT_EQ(plan->arguments[0].formatScalar(), "9007199254740993");
+  EXPECT_EQ(plan->arguments[1].getScalarBits(), 0xffu);
+  EXPECT_EQ(plan->arguments[2].integer, 16);
+
+  options.values["small"] = "256";
+  llvm::Expected<KernelPlan> wide = planKernel(kernel, options);
+  ASSERT_FALSE(bool(wide));
+  EXPECT_EQ(llvm::toString(wide.takeError()),
+            "--arg small=256: does not fit in 8 bits");
+  options.values["small"] = "1.5";
+  llvm::Expected<KernelPlan> fraction = planKernel(kernel, options);
+  ASSERT_FALSE(bool(fraction));
+  EXPECT_EQ(llvm::toString(fraction.takeError()),
+            "--arg small=1.5: not an integer");
 }
 
 static constexpr const char *kDimOutOfRange = R"mlir(

@@ -45,6 +45,9 @@ public:
 
   double get(size_t index) const;
   void set(size_t index, double value);
+  /// Stores an integer exactly (truncated to the kind's width); floats
+  /// kinds get the nearest value.
+  void setInteger(size_t index, int64_t value);
 
   /// Seeded, kind-aware random values: floats in [-1, 1) (rounded to the
   /// kind), integers in [-8, 8], i1 in {0, 1}.
@@ -65,10 +68,14 @@ struct Comparison {
   double relativeL2 = 0;
   double maxAbs = 0;
   double tolerance = 0;
-  /// NaN or infinite where the reference is finite.
+  /// NaN or infinite where the reference differs (finite, or another
+  /// non-finite value), and finite where the reference is not.
   size_t nonFinite = 0;
   /// Elements still holding the poison value.
   size_t unwritten = 0;
+  /// Integers: elements whose bits differ from the reference (exact, where
+  /// the relative L2 error goes through double).
+  size_t mismatched = 0;
   bool passed = false;
 };
 

@@ -28,8 +28,15 @@ struct ArgumentPlan {
   std::vector<int64_t> shape;
   bool read = false;
   bool written = false;
-  /// Scalars: the value passed.
+  /// Scalars: the value passed, `scalar` for floats, `integer` (exact) for
+  /// integers and index.
   double scalar = 0;
+  int64_t integer = 0;
+
+  /// The scalar as the kernel receives it, in the low bytes.
+  uint64_t getScalarBits() const;
+  /// The scalar as an `--arg` value that parses back to the same value.
+  std::string formatScalar() const;
 };
 
 /// Shapes (`--shape A=16x32`) and scalar values (`--arg n=7`) by name.
