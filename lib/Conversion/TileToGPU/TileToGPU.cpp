@@ -201,6 +201,11 @@ static void outlineKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
       gridSize.push_back(static_cast<int32_t>(extent));
     func.setKnownGridSizeAttr(builder.getDenseI32ArrayAttr(gridSize));
   }
+  // NVVMDialect::getMinctasmAttrName(): PTX .minnctapersm, kept by the
+  // gpu.func lowering.
+  if (std::optional<int64_t> minBlocks = kernel.getMinBlocksPerSm())
+    func->setAttr("nvvm.minctasm", builder.getI32IntegerAttr(
+                                       static_cast<int32_t>(*minBlocks)));
   if (FlatSymbolRefAttr reference = kernel.getReferenceAttr())
     func->setAttr("tile.reference", reference);
 

@@ -24,6 +24,12 @@ tile.kernel @strided_argument(%a: memref<16xf32>, %b: memref<16x16xf32, strided<
 
 // -----
 
+// expected-error @+1 {{'tile.kernel' op attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+tile.kernel @no_blocks() grid [1] threads [32] attributes {min_blocks_per_sm = 0} {
+}
+
+// -----
+
 // expected-error @+1 {{'tile.kernel' op argument #1 has type 'tensor<16xf32>'; kernel arguments must be memrefs or scalars (integer, index, float)}}
 tile.kernel @tensor_argument(%a: memref<16xf32>, %t: tensor<16xf32>) grid [1] threads [32] {
 }

@@ -50,6 +50,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     argument types, that writes the same outputs. `tile-run --check`
     compares against it.
 
+    `min_blocks_per_sm` asks the code generator to fit that many blocks on
+    one SM (CUDA's `__launch_bounds__(threads, N)`, PTX `.minnctapersm`):
+    ptxas limits each thread's registers to match, spilling if it must.
+
     Block and thread indices are read with `tile.block_id` and
     `tile.thread_id` (upstream `gpu.thread_id` works too). Tile-level ops in
     the body (`tile.copy`, `tile.parallel`, `tile.barrier`, ...) are
@@ -78,6 +82,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        DenseI64ArrayAttr:$grid,
                        DenseI64ArrayAttr:$threads,
                        OptionalAttr<FlatSymbolRefAttr>:$reference,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$min_blocks_per_sm,
                        OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<StrAttr>:$sym_visibility,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
