@@ -104,7 +104,7 @@ static void findAccesses(mlir::tile::KernelOp kernel, KernelPlan &plan) {
     if (!effects) {
       // Unknown ops (inline assembly, calls) may do anything to a buffer.
       for (Value operand : op->getOperands())
-        if (isa<MemRefType>(operand.getType()))
+        if (isa<BaseMemRefType>(operand.getType()))
           touch(operand, /*read=*/true, /*written=*/true);
       return;
     }

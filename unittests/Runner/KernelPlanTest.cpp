@@ -144,6 +144,35 @@ TEST_F(KernelPlanTest, UntraceableBuffersCountAsEveryArgument) {
   EXPECT_FALSE(plan->arguments[2].written);
 }
 
+// Buffers the kernel allocates are its own: accesses to them say nothing
+// about the arguments, which stay an input and a poisoned output.
+static constexpr const char *kOwnBuffers = R"mlir(
+  tile.kernel @own(%x: memref<64xf32>, %y: memref<64xf32>)
+      grid [1] threads [64] {
+    %tx = tile.thread_id x
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+    %l = tile.alloc_local : memref<1xf32>
+    %v = memref.load %x[%tx] : memref<64xf32>
+    memref.store %v, %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    %w = memref.load %s[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %w, %l[%c0] : memref<1xf32>
+    %u = memref.load %l[%c0] : memref<1xf32>
+    memref.store %u, %y[%tx] : memref<64xf32>
+  }
+)mlir";
+
+TEST_F(KernelPlanTest, OwnBuffersDoNotTouchTheArguments) {
+  mlir::tile::KernelOp kernel = parseKernel(kOwnBuffers);
+  ASSERT_TRUE(kernel);
+  llvm::Expected<KernelPlan> plan = planKernel(kernel, PlanOptions());
+  ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+  EXPECT_TRUE(plan->arguments[0].read);
+  EXPECT_FALSE(plan->arguments[0].written);
+  EXPECT_FALSE(plan->arguments[1].read);
+  EXPECT_TRUE(plan->arguments[1].written);
+}
+
 // Integer scalars are exact (no trip through double) and range-checked.
 static constexpr const char *kIntegerScalars = R"mlir(
   tile.kernel @integers(%big: i64, %small: i8, %n: index)

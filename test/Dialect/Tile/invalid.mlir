@@ -24,8 +24,15 @@ tile.kernel @strided_argument(%a: memref<16xf32>, %b: memref<16x16xf32, strided<
 
 // -----
 
-// expected-error @+1 {{'tile.kernel' op attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+// expected-error @+1 {{'tile.kernel' op attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
 tile.kernel @no_blocks() grid [1] threads [32] attributes {min_blocks_per_sm = 0} {
+}
+
+// -----
+
+// An SM holds at most 32 blocks.
+// expected-error @+1 {{'tile.kernel' op attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
+tile.kernel @too_many_blocks() grid [1] threads [32] attributes {min_blocks_per_sm = 4294967296} {
 }
 
 // -----

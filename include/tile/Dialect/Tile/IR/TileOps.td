@@ -82,7 +82,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        DenseI64ArrayAttr:$grid,
                        DenseI64ArrayAttr:$threads,
                        OptionalAttr<FlatSymbolRefAttr>:$reference,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$min_blocks_per_sm,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<32>]>>:$min_blocks_per_sm,
                        OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<StrAttr>:$sym_visibility,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
@@ -221,8 +221,7 @@ def Tile_GridDimOp : Tile_IndexOp<"grid_dim"> {
 //===----------------------------------------------------------------------===//
 
 def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
-    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>,
-    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
   let summary = "A buffer in the block's shared memory";
   let description = [{
     Allocates a buffer in shared memory, shared by all threads of the block
@@ -240,13 +239,14 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
   }];
   let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr,
                                      [IntPositive, IntPowerOf2]>>:$alignment);
-  let results = (outs AnyMemRef:$result);
+  // The allocation effect is on the result, so analyses can tell which
+  // buffer it created.
+  let results = (outs Res<AnyMemRef, "", [MemAlloc<DefaultResource>]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
-def Tile_AllocLocalOp : Tile_Op<"alloc_local", [
-    MemoryEffects<[MemAlloc<AutomaticAllocationScopeResource>]>]> {
+def Tile_AllocLocalOp : Tile_Op<"alloc_local", []> {
   let summary = "A per-thread buffer in registers or local memory";
   let description = [{
     Allocates a buffer private to the executing thread (registers when every
@@ -257,7 +257,8 @@ def Tile_AllocLocalOp : Tile_Op<"alloc_local", [
     %acc = tile.alloc_local : memref<8xf32>
     ```
   }];
-  let results = (outs AnyMemRef:$result);
+  let results = (outs Res<AnyMemRef, "",
+                         [MemAlloc<AutomaticAllocationScopeResource>]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
