@@ -2,7 +2,9 @@
 
 #include "tile/Runner/HostBuffer.h"
 
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
 #include <cstring>
@@ -178,18 +180,11 @@ double HostBuffer::get(size_t index) const {
 }
 
 void HostBuffer::set(size_t index, double value) {
+  if (!isFloat(kind))
+    return setInteger(index, static_cast<int64_t>(value));
   uint8_t *at = data.data() + index * getElementBytes(kind);
   auto store = [&](auto typed) { std::memcpy(at, &typed, sizeof(typed)); };
   switch (kind) {
-  case ElementKind::I1:
-  case ElementKind::I8:
-    return store(static_cast<int8_t>(value));
-  case ElementKind::I16:
-    return store(static_cast<int16_t>(value));
-  case ElementKind::I32:
-    return store(static_cast<int32_t>(value));
-  case ElementKind::I64:
-    return store(static_cast<int64_t>(value));
   case ElementKind::F16:
     return store(floatToHalf(static_cast<float>(value)));
   case ElementKind::BF16:
@@ -198,6 +193,8 @@ void HostBuffer::set(size_t index, double value) {
     return store(static_cast<float>(value));
   case ElementKind::F64:
     return store(value);
+  default:
+    llvm_unreachable("integer kinds are stored by setInteger");
   }
 }
 
