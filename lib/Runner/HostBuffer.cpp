@@ -2,7 +2,6 @@
 
 #include "tile/Runner/HostBuffer.h"
 
-
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 
