@@ -437,11 +437,12 @@ bool SharedMemoryAccessAnalysis::provablySameThread(
 
 bool SharedMemoryAccessAnalysis::mayConflict(const SharedAccess &earlier,
                                              const SharedAccess &later) const {
-  if (!mayAlias(earlier.buffer, later.buffer))
-    return false;
+  // The cheap tests first: reads never conflict with reads.
   if (!earlier.writes && !later.writes)
     return false;
   if (earlier.atomic && later.atomic)
+    return false;
+  if (!mayAlias(earlier.buffer, later.buffer))
     return false;
   // An op racing with itself within one execution is not something a
   // barrier can order; across loop iterations it is.

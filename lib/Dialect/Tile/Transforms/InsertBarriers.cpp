@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tile-insert-barriers"
@@ -32,6 +33,21 @@ using namespace mlir;
 using namespace mlir::tile;
 
 using Accesses = SmallVector<SharedAccess>;
+
+/// Drops repeated accesses (same op, buffer, direction and carrying loop:
+/// the rest follows from the op). Merging branches and loop iterations
+/// repeats the accesses that were pending before them; without this the
+/// pending set grows with every nesting level.
+static void removeDuplicates(Accesses &accesses) {
+  llvm::DenseSet<std::tuple<Operation *, Operation *, void *, unsigned>> seen;
+  llvm::erase_if(accesses, [&](const SharedAccess &access) {
+    unsigned direction = unsigned(access.reads) | unsigned(access.writes) << 1;
+    return !seen
+                .insert({access.op, access.carriedAcross,
+                         access.buffer.getAsOpaquePointer(), direction})
+                .second;
+  });
+}
 
 /// Returns true for barriers of the whole block (a named barrier with a
 /// thread count waits for part of it only).
@@ -212,6 +228,7 @@ FailureOr<bool> BarrierPlacer::walkLoop(Operation *loop, Accesses &pending,
     pending = std::move(entry);
   else
     pending.append(entry.begin(), entry.end());
+  removeDuplicates(pending);
   return runsBarrier || placedBefore;
 }
 
@@ -294,6 +311,7 @@ FailureOr<bool> BarrierPlacer::walkBlock(Block &block, Accesses &pending,
       merged.append(pending.begin(), pending.end());
     }
     pending = std::move(merged);
+    removeDuplicates(pending);
     sawBarrier |= allRegionsBarrier;
   }
   return sawBarrier;
