@@ -257,22 +257,15 @@ struct BlockDimLowering : OpConversionPattern<BlockDimOp> {
   }
 };
 
-struct BarrierLowering : OpConversionPattern<BarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// An op without operands or results that has a gpu equivalent
+/// (`tile.barrier`, `tile.return`).
+template <typename TileOp, typename GPUOp>
+struct NullaryOpLowering : OpConversionPattern<TileOp> {
+  using OpConversionPattern<TileOp>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+  matchAndRewrite(TileOp op, typename TileOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
-    return success();
-  }
-};
-
-struct ReturnLowering : OpConversionPattern<ReturnOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ReturnOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
+    rewriter.replaceOpWithNewOp<GPUOp>(op);
     return success();
   }
 };
@@ -440,7 +433,8 @@ struct TileToGPUPass : tile::impl::TileToGPUBase<TileToGPUPass> {
     patterns.add<IndexOpLowering<ThreadIdOp, gpu::ThreadIdOp>,
                  IndexOpLowering<BlockIdOp, gpu::BlockIdOp>,
                  IndexOpLowering<GridDimOp, gpu::GridDimOp>, BlockDimLowering,
-                 BarrierLowering, ReturnLowering, AllocLocalLowering,
+                 NullaryOpLowering<BarrierOp, gpu::BarrierOp>,
+                 NullaryOpLowering<ReturnOp, gpu::ReturnOp>, AllocLocalLowering,
                  PrintLowering>(context);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
       return signalPassFailure();
