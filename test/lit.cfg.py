@@ -33,6 +33,11 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 ptxas = shutil.which("ptxas") or shutil.which("ptxas", path="/usr/local/cuda/bin")
 if ptxas:
     config.available_features.add("ptxas")
+    # %ptxas-each PREFIX: PREFIX.ptx, or PREFIX.KERNEL.ptx of each kernel.
+    config.substitutions.append(
+        ("%ptxas-each", "bash %s %s" % (
+            os.path.join(config.tile_src_root, "test", "Utils", "ptxas-each.sh"),
+            ptxas)))
     config.substitutions.append(("%ptxas", ptxas))
 elif os.environ.get("CI"):
     lit_config.fatal("ptxas not found: CI must assemble the generated PTX "

@@ -1,6 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --check --bench
 
 // TVM conv1d tutorial, v3 (2-D threads): 1026 blocks of 4 x 4 threads, one

@@ -1,6 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --kernel conv2d_naive --shape A=14x14x16x8 --shape W=3x3x16x32 --shape B=14x14x32x8 --check
 // GPU-SUITE: --kernel conv2d_tvm --check --bench --flops 118380036096
 

@@ -1,7 +1,7 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
-// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=-' -o /dev/null | FileCheck %s --check-prefix=PTX
+// RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --kernel copy --check
 
 

@@ -1,6 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ %ptxas-each %t %}
 // RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-insert-barriers))' | FileCheck %s --check-prefix=BARRIERS
 
 // B = transpose(A) through a shared-memory tile, for a shape that is not a

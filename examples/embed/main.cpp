@@ -27,14 +27,12 @@ int main(int argc, char **argv) {
 
   mlir::tile::TileToPTXOptions options;
   options.chip = "sm_90a";
-  llvm::FailureOr<std::string> ptx =
+  llvm::FailureOr<llvm::SmallVector<mlir::tile::KernelPTX>> kernels =
       mlir::tile::compileToPTX(*module, options);
-  if (llvm::failed(ptx))
+  if (llvm::failed(kernels))
     return 1;
-  size_t kernels = 0;
-  for (size_t pos = ptx->find(".entry"); pos != std::string::npos;
-       pos = ptx->find(".entry", pos + 1))
-    ++kernels;
-  llvm::outs() << "compiled " << kernels << " kernel(s)\n" << *ptx;
+  llvm::outs() << "compiled " << kernels->size() << " kernel(s)\n";
+  for (const mlir::tile::KernelPTX &kernel : *kernels)
+    llvm::outs() << "// kernel " << kernel.kernel << "\n" << kernel.ptx;
   return 0;
 }

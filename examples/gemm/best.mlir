@@ -1,7 +1,7 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --check --bench --flops 2147483648
 
 // Our FFMA GEMM for the seed's shape (M = 1024, N = 512, K = 2048, f32):

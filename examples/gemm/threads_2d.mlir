@@ -1,6 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --check --bench --flops 2147483648
 
 // TVM GEMM tutorial, v2 (tiling, 2-D threads): 32 x 32 outputs per block,

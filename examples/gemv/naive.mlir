@@ -1,6 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ %ptxas-each %t %}
 
 // The TileLang GEMV tutorial's naive kernel: C[n] = sum_k A[k] * B[n, k] with
 // f16 inputs and f32 accumulation, N = K = 1024, BLOCK_N = BLOCK_K = 128. One

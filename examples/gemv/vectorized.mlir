@@ -1,6 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --check --bench
 
 // TileLang GEMV tutorial, step 4 ("Vectorized reads"): as step 3, with the

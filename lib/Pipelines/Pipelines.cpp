@@ -51,6 +51,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   kernelPm.addPass(createTileLowerReductions());
   kernelPm.addPass(createTileLowerAtomics());
   kernelPm.addPass(createCanonicalizerPass());
+  kernelPm.addPass(createTileForwardLocalStores());
   kernelPm.addPass(createCSEPass());
 
   pm.addPass(createTileToGPU());
@@ -72,6 +73,7 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
   gpuPm.addPass(createConvertVectorToSCFPass());
   gpuPm.addPass(createSCFToControlFlowPass());
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
+  gpuPm.addPass(createTileMathToIntrinsics());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
@@ -80,10 +82,9 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
   gpuPm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
-  binary.toolkitPath = findCudaPath(options);
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  TileSerializeToPTXOptions serialize;
+  serialize.toolkitPath = findCudaPath(options);
+  pm.addPass(createTileSerializeToPTX(serialize));
   if (!options.ptxOutput.empty()) {
     TileWritePTXOptions write;
     write.output = options.ptxOutput;
@@ -95,20 +96,20 @@ void tile::registerTileToPTXPipeline() {
   PassPipelineRegistration<TileToPTXOptions>(
       "tile-to-ptx",
       "Lower tile kernels to PTX: tile passes, tile-to-gpu, NVVM, "
-      "gpu-module-to-binary{format=isa}",
+      "PTX per kernel (compiled in parallel)",
       buildTileToPTXPipeline);
 }
 
-FailureOr<std::string> tile::compileToPTX(ModuleOp module,
-                                          const TileToPTXOptions &options) {
+FailureOr<SmallVector<KernelPTX>>
+tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options) {
   PassManager pm(module->getName());
   buildTileToPTXPipeline(pm, options);
   if (failed(pm.run(module)))
     return failure();
-  std::string ptx = getPTX(module);
-  if (ptx.empty()) {
+  SmallVector<KernelPTX> kernels = getKernelPTX(module);
+  if (kernels.empty()) {
     module.emitError("the module holds no kernel: no PTX was produced");
     return failure();
   }
-  return ptx;
+  return kernels;
 }

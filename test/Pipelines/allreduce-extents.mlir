@@ -1,6 +1,5 @@
-// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
-// RUN: FileCheck %s < %t.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=-' -o /dev/null | FileCheck %s
+// RUN: %if ptxas %{ tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null && %ptxas-each %t %}
 
 // thread_allreduce over every extent from 2 to 1024 that matters (powers of
 // two, their neighbours, primes), over y only in 2-D blocks, over x and z in

@@ -1,6 +1,6 @@
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s < %t.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ %ptxas-each %t %}
 // REQUIRES: ptxas
 
 // Math functions come from libdevice, linked into the PTX (CUDA under

@@ -1,5 +1,5 @@
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=-' -verify-diagnostics -o /dev/null | FileCheck %s
-// RUN: %if ptxas %{ tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null 2>/dev/null && %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: %if ptxas %{ tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null 2>/dev/null && %ptxas-each %t %}
 
 // A vectorized loop over 8 contiguous, 16-byte aligned f16 is one 128-bit
 // load in PTX (and one 128-bit store to the local buffer, which then lives

@@ -80,7 +80,7 @@ static cl::opt<std::string> chip("chip", cl::init("sm_90a"),
                                  cl::desc("Target GPU architecture"),
                                  cl::cat(category));
 static cl::opt<std::string> dumpPTX("dump-ptx",
-                                    cl::desc("Also write the PTX to a file"),
+                                    cl::desc("Also write the kernel's PTX to a file"),
                                     cl::cat(category));
 
 /// 256 MB, larger than any L2 cache: written before every timed run.
@@ -337,7 +337,7 @@ int main(int argc, char **argv) {
   mlir::tile::buildGPUToPTXPipeline(toPTX, ptxOptions);
   if (failed(toPTX.run(*lowered)))
     return fail("compilation failed");
-  std::string ptx = mlir::tile::getPTX(*lowered);
+  std::string ptx = mlir::tile::getPTX(*lowered, kernel.getSymName());
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
@@ -393,8 +393,13 @@ int main(int argc, char **argv) {
       report.reference = ("@" + func.getSymName() + " (CPU)").str();
     } else {
       auto referenceKernel = cast<mlir::tile::KernelOp>(reference);
+      llvm::Expected<::tile::runtime::Module> referenceModule =
+          (*device)->loadPTX(
+              mlir::tile::getPTX(*lowered, referenceKernel.getSymName()));
+      if (!referenceModule)
+        return fail(referenceModule.takeError());
       llvm::Expected<void *> referenceFunction =
-          gpuModule->getFunction(referenceKernel.getSymName());
+          referenceModule->getFunction(referenceKernel.getSymName());
       if (!referenceFunction)
         return fail(referenceFunction.takeError());
       llvm::Expected<Launch> referenceLaunch = prepareLaunch(

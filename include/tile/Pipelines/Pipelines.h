@@ -31,7 +31,9 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
       llvm::cl::init("")};
   Option<std::string> ptxOutput{
       *this, "ptx-output",
-      llvm::cl::desc("Also write the PTX to this file ('-': standard output)"),
+      llvm::cl::desc("Also write the PTX to this file ('-': standard output); "
+                     "with several kernels, one file each: out.ptx becomes "
+                     "out.KERNEL.ptx"),
       llvm::cl::init("")};
 };
 
@@ -50,13 +52,25 @@ void buildGPUToPTXPipeline(OpPassManager &pm, const TileToPTXOptions &options);
 /// Registers `tile-to-ptx` with the pass registry.
 void registerTileToPTXPipeline();
 
-/// Returns the PTX held by the gpu.binary ops of `module`.
-std::string getPTX(ModuleOp module);
+/// The PTX of one kernel: one gpu.binary, compiled from the kernel's own
+/// gpu.module.
+struct KernelPTX {
+  /// The kernel (the binary's name when no launcher refers to it).
+  std::string kernel;
+  std::string ptx;
+};
 
-/// Lowers `module` in place with the pipeline and returns the PTX of its
-/// kernels. Diagnostics go to the context's handler.
-FailureOr<std::string> compileToPTX(ModuleOp module,
-                                    const TileToPTXOptions &options);
+/// Returns the PTX of every gpu.binary of `module`, in order.
+SmallVector<KernelPTX> getKernelPTX(ModuleOp module);
+
+/// Returns the PTX of the gpu.binary that holds `kernel`; empty when none
+/// does.
+std::string getPTX(ModuleOp module, StringRef kernel);
+
+/// Lowers `module` in place with the pipeline and returns the PTX of each of
+/// its kernels. Diagnostics go to the context's handler.
+FailureOr<SmallVector<KernelPTX>> compileToPTX(ModuleOp module,
+                                               const TileToPTXOptions &options);
 
 } // namespace mlir::tile
 

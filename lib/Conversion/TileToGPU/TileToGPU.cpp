@@ -414,15 +414,21 @@ struct TileToGPUPass : tile::impl::TileToGPUBase<TileToGPUPass> {
       if (failed(checkDynamicSharedAlignment(kernel)))
         return signalPassFailure();
 
+    // One gpu.module per kernel: each is translated and compiled by LLVM on
+    // its own, so the kernels of a module compile in parallel.
     OpBuilder builder(context);
     builder.setInsertionPointToEnd(module.getBody());
-    auto gpuModule =
-        gpu::GPUModuleOp::create(builder, module.getLoc(), moduleName);
-    SymbolTable(module).insert(gpuModule);
+    SymbolTable symbols(module);
+    SmallVector<gpu::GPUModuleOp> gpuModules;
+    for (KernelOp kernel : kernels) {
+      auto gpuModule = gpu::GPUModuleOp::create(
+          builder, kernel.getLoc(), (kernel.getSymName() + suffix).str());
+      symbols.insert(gpuModule); // Renamed if the name is taken.
+      outlineKernel(kernel, gpuModule);
+      gpuModules.push_back(gpuModule);
+    }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     builder.getUnitAttr());
-    for (KernelOp kernel : kernels)
-      outlineKernel(kernel, gpuModule);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<TileDialect>();
@@ -436,8 +442,10 @@ struct TileToGPUPass : tile::impl::TileToGPUBase<TileToGPUPass> {
                  NullaryOpLowering<BarrierOp, gpu::BarrierOp>,
                  NullaryOpLowering<ReturnOp, gpu::ReturnOp>, AllocLocalLowering,
                  PrintLowering>(context);
-    if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
-      return signalPassFailure();
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    for (gpu::GPUModuleOp gpuModule : gpuModules)
+      if (failed(applyPartialConversion(gpuModule, target, frozen)))
+        return signalPassFailure();
   }
 };
 

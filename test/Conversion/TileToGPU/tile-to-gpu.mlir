@@ -8,8 +8,8 @@
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
 // CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
-// CHECK: gpu.launch_func @tile_kernels::@indices blocks in (%[[C4]], %{{.*}}, %{{.*}}) threads in (%[[C32]], %[[C2]], %{{.*}}) args(%[[A]] : memref<64xindex>)
-// CHECK: gpu.module @tile_kernels {
+// CHECK: gpu.launch_func @indices_module::@indices blocks in (%[[C4]], %{{.*}}, %{{.*}}) threads in (%[[C32]], %[[C2]], %{{.*}}) args(%[[A]] : memref<64xindex>)
+// CHECK: gpu.module @indices_module {
 // CHECK: memref.global "private" @__shared_indices_0 : memref<64xf32, #gpu.address_space<workgroup>> {alignment = 128 : i64}
 // Per-thread buffers go to the top of the entry block, where LLVM promotes
 // them to registers.
@@ -46,7 +46,7 @@ tile.kernel @indices(%A: memref<64xindex>) grid [4] threads [32, 2] {
 // gpu.func and in the launch.
 // CHECK-LABEL: func.func @big_shared
 // CHECK: %[[BYTES:.+]] = arith.constant 65584 : i32
-// CHECK: gpu.launch_func @tile_kernels::@big_shared {{.*}} dynamic_shared_memory_size %[[BYTES]]
+// CHECK: gpu.launch_func @big_shared_module::@big_shared {{.*}} dynamic_shared_memory_size %[[BYTES]]
 // CHECK: gpu.func @big_shared() kernel attributes {{{.*}}tile.dynamic_shared_memory = 65584 : i64}
 // CHECK:   %[[BASE:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK:   %[[O0:.+]] = arith.constant 0 : index
@@ -67,7 +67,7 @@ tile.kernel @big_shared() grid [1] threads [128] {
 // CHECK-SAME: (%[[X:.+]]: memref<?xf32>)
 // CHECK: %[[N:.+]] = memref.dim %[[X]]
 // CHECK: %[[G:.+]] = arith.ceildivui %[[N]]
-// CHECK: gpu.launch_func @tile_kernels::@dynamic_grid blocks in (%[[G]], %{{.*}}, %{{.*}})
+// CHECK: gpu.launch_func @dynamic_grid_module::@dynamic_grid blocks in (%[[G]], %{{.*}}, %{{.*}})
 // CHECK: gpu.func @dynamic_grid
 // CHECK-NOT: known_grid_size
 // CHECK-SAME: {
@@ -129,4 +129,25 @@ tile.kernel @unlowered(%A: memref<64xf32>) grid [1] threads [32] {
   %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.copy' op must be lowered before tile-to-gpu: run the tile-to-ptx pipeline, or the tile passes before this one}}
   tile.copy %A to %s : memref<64xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// Every kernel gets a gpu.module of its own (compiled independently, in
+// parallel); a name already taken is made unique.
+// CHECK-LABEL: func.func @a_module
+// CHECK-LABEL: func.func @a(
+// CHECK: gpu.launch_func @[[A:a_module_[0-9]+]]::@a
+// CHECK-LABEL: func.func @b(
+// CHECK: gpu.launch_func @b_module::@b
+// CHECK: gpu.module @[[A]] {
+// CHECK-NEXT: gpu.func @a(
+// CHECK: gpu.module @b_module {
+// CHECK-NEXT: gpu.func @b(
+func.func @a_module() {
+  return
+}
+tile.kernel @a() grid [1] threads [32] {
+}
+tile.kernel @b() grid [1] threads [32] {
 }

@@ -1,0 +1,95 @@
+//===- SerializeToPTX.cpp - gpu.module to PTX, modules in parallel --------===//
+//
+// The upstream gpu-module-to-binary serializes the modules one after the
+// other. Translation to LLVM IR, the LLVM pipeline and the NVPTX backend are
+// most of a kernel's compile time, and every module is compiled in its own
+// LLVMContext, so modules are independent: they are serialized on MLIR's
+// thread pool here, and the gpu.binary ops are created afterwards, in order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Threading.h"
+
+#define DEBUG_TYPE "tile-serialize-to-ptx"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILESERIALIZETOPTX
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+
+namespace {
+
+/// The objects of one module, one per target.
+using Objects = SmallVector<Attribute>;
+
+/// Serializes `module` for each of its targets; nullopt after an error
+/// (reported on the module).
+static std::optional<Objects>
+serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options) {
+  ArrayAttr targets = module.getTargetsAttr();
+  if (!targets || targets.empty()) {
+    module.emitError("the gpu.module has no target attribute: run "
+                     "nvvm-attach-target first");
+    return std::nullopt;
+  }
+  Objects objects;
+  for (Attribute attr : targets) {
+    auto target = cast<gpu::TargetAttrInterface>(attr);
+    std::optional<SmallVector<char, 0>> serialized =
+        target.serializeToObject(module, options);
+    if (!serialized) {
+      module.emitError("compiling the gpu.module for ") << attr << " failed";
+      return std::nullopt;
+    }
+    Attribute object = target.createObject(module, *serialized, options);
+    if (!object) {
+      module.emitError("packing the compiled gpu.module failed");
+      return std::nullopt;
+    }
+    objects.push_back(object);
+  }
+  return objects;
+}
+
+struct TileSerializeToPTX
+    : tile::impl::TileSerializeToPTXBase<TileSerializeToPTX> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+    gpu::TargetOptions options(toolkitPath, /*librariesToLink=*/{},
+                               /*cmdOptions=*/"", /*elfSection=*/"",
+                               gpu::CompilationTarget::Assembly);
+
+    // Diagnostics from the workers are reported in module order.
+    SmallVector<std::optional<Objects>> results(gpuModules.size());
+    ParallelDiagnosticHandler diagnostics(context);
+    parallelFor(context, 0, gpuModules.size(), [&](size_t index) {
+      diagnostics.setOrderIDForThread(index);
+      results[index] = serializeModule(gpuModules[index], options);
+      diagnostics.eraseOrderIDForThread();
+    });
+
+    OpBuilder builder(context);
+    for (auto [gpuModule, objects] : llvm::zip(gpuModules, results)) {
+      if (!objects)
+        return signalPassFailure();
+      builder.setInsertionPointAfter(gpuModule);
+      gpu::BinaryOp::create(builder, gpuModule.getLoc(), gpuModule.getName(),
+                            /*offloadingHandler=*/nullptr,
+                            builder.getArrayAttr(*objects));
+      gpuModule->erase();
+    }
+  }
+};
+
+} // namespace
