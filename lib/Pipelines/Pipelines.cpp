@@ -23,14 +23,19 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// The CUDA toolkit whose libdevice gets linked: the option, $CUDA_HOME, or
-/// /usr/local/cuda when it exists. Empty when none is found.
+/// The CUDA toolkit whose libdevice gets linked: the option (an error later
+/// when it has no libdevice), else $CUDA_HOME or /usr/local/cuda when it has
+/// one. Empty when none is found.
 static std::string findCudaPath(const TileToPTXOptions &options) {
   if (!options.cudaPath.empty())
     return options.cudaPath;
+  auto hasLibDevice = [](const std::string &root) {
+    return llvm::sys::fs::exists(root + "/nvvm/libdevice/libdevice.10.bc");
+  };
   if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
-    return *home;
-  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    if (hasLibDevice(*home))
+      return *home;
+  if (hasLibDevice("/usr/local/cuda"))
     return "/usr/local/cuda";
   return "";
 }

@@ -70,14 +70,24 @@ struct TileSerializeToPTX
                                /*cmdOptions=*/"", /*elfSection=*/"",
                                gpu::CompilationTarget::Assembly);
 
-    // Diagnostics from the workers are reported in module order.
-    SmallVector<std::optional<Objects>> results(gpuModules.size());
-    ParallelDiagnosticHandler diagnostics(context);
-    parallelFor(context, 0, gpuModules.size(), [&](size_t index) {
-      diagnostics.setOrderIDForThread(index);
-      results[index] = serializeModule(gpuModules[index], options);
-      diagnostics.eraseOrderIDForThread();
+    // Diagnostics from the workers are reported in module order. An error
+    // fails the pass even when the target goes on (a missing libdevice).
+    bool sawError = false;
+    ScopedDiagnosticHandler errors(context, [&](Diagnostic &diagnostic) {
+      sawError |= diagnostic.getSeverity() == DiagnosticSeverity::Error;
+      return failure(); // Not handled here: on to the next handler.
     });
+    SmallVector<std::optional<Objects>> results(gpuModules.size());
+    {
+      ParallelDiagnosticHandler diagnostics(context);
+      parallelFor(context, 0, gpuModules.size(), [&](size_t index) {
+        diagnostics.setOrderIDForThread(index);
+        results[index] = serializeModule(gpuModules[index], options);
+        diagnostics.eraseOrderIDForThread();
+      });
+    }
+    if (sawError)
+      return signalPassFailure();
 
     OpBuilder builder(context);
     for (auto [gpuModule, objects] : llvm::zip(gpuModules, results)) {
@@ -85,7 +95,7 @@ struct TileSerializeToPTX
         return signalPassFailure();
       builder.setInsertionPointAfter(gpuModule);
       gpu::BinaryOp::create(builder, gpuModule.getLoc(), gpuModule.getName(),
-                            /*offloadingHandler=*/nullptr,
+                            gpuModule.getOffloadingHandlerAttr(),
                             builder.getArrayAttr(*objects));
       gpuModule->erase();
     }

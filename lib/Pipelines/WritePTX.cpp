@@ -5,6 +5,8 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -20,11 +22,11 @@ using namespace mlir;
 using namespace mlir::tile;
 
 SmallVector<KernelPTX> tile::getKernelPTX(ModuleOp module) {
-  // The kernel each binary holds, from the launchers.
-  llvm::StringMap<std::string> kernelOf;
+  // The kernels each binary holds, from the launchers.
+  llvm::StringMap<llvm::SetVector<StringRef>> kernelsOf;
   module.walk([&](gpu::LaunchFuncOp launch) {
-    kernelOf[launch.getKernelModuleName().getValue()] =
-        launch.getKernelName().getValue().str();
+    kernelsOf[launch.getKernelModuleName().getValue()].insert(
+        launch.getKernelName().getValue());
   });
   SmallVector<KernelPTX> kernels;
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
@@ -32,27 +34,34 @@ SmallVector<KernelPTX> tile::getKernelPTX(ModuleOp module) {
       auto object = dyn_cast<gpu::ObjectAttr>(attr);
       if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
         continue;
-      auto it = kernelOf.find(binary.getName());
-      kernels.push_back({it != kernelOf.end() ? it->second
-                                              : binary.getName().str(),
-                         object.getObject().getValue().str()});
+      // Named after its kernel when it holds exactly one.
+      auto it = kernelsOf.find(binary.getName());
+      StringRef name = it != kernelsOf.end() && it->second.size() == 1
+                           ? it->second.front()
+                           : binary.getName();
+      kernels.push_back({name.str(), object.getObject().getValue().str()});
       break;
     }
   }
   return kernels;
 }
 
-std::string tile::getPTX(ModuleOp module, StringRef kernel) {
+std::optional<std::string> tile::getPTX(ModuleOp module, StringRef kernel) {
   for (KernelPTX &entry : getKernelPTX(module))
     if (entry.kernel == kernel)
       return std::move(entry.ptx);
-  return "";
+  return std::nullopt;
 }
 
-/// `path` with `.kernel` inserted before its extension.
+/// `path` with `.kernel` inserted before its extension; characters of the
+/// kernel's name that do not belong in a file name become `_`.
 static std::string getKernelPath(StringRef path, StringRef kernel) {
+  std::string name = kernel.str();
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '$' && c != '-')
+      c = '_';
   StringRef extension = llvm::sys::path::extension(path);
-  return (path.drop_back(extension.size()) + "." + kernel + extension).str();
+  return (path.drop_back(extension.size()) + "." + name + extension).str();
 }
 
 /// True when `path` names something other than a regular file that exists
@@ -76,6 +85,15 @@ struct TileWritePTXPass : tile::impl::TileWritePTXBase<TileWritePTXPass> {
                                "serialized with format=isa");
       return signalPassFailure();
     }
+    llvm::StringSet<> names;
+    for (const KernelPTX &kernel : kernels) {
+      if (!names.insert(kernel.kernel).second) {
+        emitError(getOperation().getLoc())
+            << "two gpu.binary ops hold a kernel named '" << kernel.kernel
+            << "': their PTX would go to the same place";
+        return signalPassFailure();
+      }
+    }
     if (kernels.size() == 1 || output == "-" || isSpecialFile(output)) {
       std::string all;
       for (const KernelPTX &kernel : kernels) {
@@ -97,8 +115,8 @@ struct TileWritePTXPass : tile::impl::TileWritePTXBase<TileWritePTXPass> {
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(path, &message);
     if (!file)
-      return getOperation().emitError("cannot write PTX to '")
-             << path << "': " << message;
+      return emitError(getOperation().getLoc())
+             << "cannot write PTX to '" << path << "': " << message;
     file->os() << ptx;
     file->keep();
     return success();

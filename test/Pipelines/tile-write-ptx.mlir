@@ -41,6 +41,21 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Two binaries whose kernels have the same name: rejected.
+// expected-error @below {{two gpu.binary ops hold a kernel named 'k': their PTX would go to the same place}}
+module attributes {gpu.container_module} {
+  func.func @one() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @m1::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @m2::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.binary @m1 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = ".entry k()">]
+  gpu.binary @m2 [#gpu.object<#nvvm.target<chip = "sm_90a">, assembly = ".entry k()">]
+}
+
+// -----
+
 // expected-error @below {{no PTX to write: expected gpu.binary ops serialized with format=isa}}
 module {
   func.func @host() {

@@ -188,3 +188,28 @@ tile.kernel @shared_untouched(%X: memref<64xf32>) grid [1] threads [64] {
   %a = memref.load %s[%c0] : memref<8xf32, #gpu.address_space<workgroup>>
   memref.store %a, %X[%tx] : memref<64xf32>
 }
+
+// -----
+
+// Regression: a layout where two indices name the same element, and vector
+// elements (one load or store moves one vector): left alone.
+// CHECK-LABEL: tile.kernel @untracked_buffers
+// CHECK-COUNT-2: memref.load
+tile.kernel @untracked_buffers(%X: memref<64xf32>, %Y: memref<8xvector<4xf32>>) grid [1] threads [1] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 1.0 : f32
+  %w = arith.constant 2.0 : f32
+  %s = tile.alloc_local : memref<2xf32, strided<[0]>>
+  memref.store %v, %s[%c0] : memref<2xf32, strided<[0]>>
+  memref.store %w, %s[%c1] : memref<2xf32, strided<[0]>>
+  %a = memref.load %s[%c0] : memref<2xf32, strided<[0]>>
+  memref.store %a, %X[%c0] : memref<64xf32>
+  %vv = arith.constant dense<1.0> : vector<4xf32>
+  %ww = arith.constant dense<2.0> : vector<4xf32>
+  %e = tile.alloc_local : memref<8xvector<4xf32>>
+  memref.store %ww, %e[%c1] : memref<8xvector<4xf32>>
+  memref.store %vv, %e[%c0] : memref<8xvector<4xf32>>
+  %b = memref.load %e[%c1] : memref<8xvector<4xf32>>
+  memref.store %b, %Y[%c0] : memref<8xvector<4xf32>>
+}

@@ -337,7 +337,11 @@ int main(int argc, char **argv) {
   mlir::tile::buildGPUToPTXPipeline(toPTX, ptxOptions);
   if (failed(toPTX.run(*lowered)))
     return fail("compilation failed");
-  std::string ptx = mlir::tile::getPTX(*lowered, kernel.getSymName());
+  std::optional<std::string> ptx =
+      mlir::tile::getPTX(*lowered, kernel.getSymName());
+  if (!ptx)
+    return fail("no PTX was produced for kernel '" + kernel.getSymName() +
+                "'");
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
@@ -346,7 +350,7 @@ int main(int argc, char **argv) {
         openOutputFile(dumpPTX, &message);
     if (!out)
       return fail(message);
-    out->os() << ptx;
+    out->os() << *ptx;
     out->keep();
   }
 
@@ -355,7 +359,7 @@ int main(int argc, char **argv) {
       ::tile::runtime::Device::open(deviceOrdinal);
   if (!device)
     return fail(device.takeError());
-  llvm::Expected<::tile::runtime::Module> gpuModule = (*device)->loadPTX(ptx);
+  llvm::Expected<::tile::runtime::Module> gpuModule = (*device)->loadPTX(*ptx);
   if (!gpuModule)
     return fail(gpuModule.takeError());
   llvm::Expected<void *> function =
@@ -393,9 +397,13 @@ int main(int argc, char **argv) {
       report.reference = ("@" + func.getSymName() + " (CPU)").str();
     } else {
       auto referenceKernel = cast<mlir::tile::KernelOp>(reference);
+      std::optional<std::string> referencePTX =
+          mlir::tile::getPTX(*lowered, referenceKernel.getSymName());
+      if (!referencePTX)
+        return fail("no PTX was produced for kernel '" +
+                    referenceKernel.getSymName() + "'");
       llvm::Expected<::tile::runtime::Module> referenceModule =
-          (*device)->loadPTX(
-              mlir::tile::getPTX(*lowered, referenceKernel.getSymName()));
+          (*device)->loadPTX(*referencePTX);
       if (!referenceModule)
         return fail(referenceModule.takeError());
       llvm::Expected<void *> referenceFunction =

@@ -55,7 +55,8 @@ void registerTileToPTXPipeline();
 /// The PTX of one kernel: one gpu.binary, compiled from the kernel's own
 /// gpu.module.
 struct KernelPTX {
-  /// The kernel (the binary's name when no launcher refers to it).
+  /// The kernel (the binary's name unless launchers name exactly one
+  /// kernel in it).
   std::string kernel;
   std::string ptx;
 };
@@ -63,9 +64,8 @@ struct KernelPTX {
 /// Returns the PTX of every gpu.binary of `module`, in order.
 SmallVector<KernelPTX> getKernelPTX(ModuleOp module);
 
-/// Returns the PTX of the gpu.binary that holds `kernel`; empty when none
-/// does.
-std::string getPTX(ModuleOp module, StringRef kernel);
+/// Returns the PTX of the gpu.binary that holds `kernel`, if one does.
+std::optional<std::string> getPTX(ModuleOp module, StringRef kernel);
 
 /// Lowers `module` in place with the pipeline and returns the PTX of each of
 /// its kernels. Diagnostics go to the context's handler.

@@ -13,8 +13,9 @@
 //  - a store whose every element is overwritten in the block before anything
 //    can read it is erased.
 //
-// Only buffers whose every use is a memref/vector load or store with the
-// buffer as the memref are considered; anything else (a subview, a tile op, a
+// Only buffers with the identity layout and scalar elements, whose every use
+// is a memref/vector load or store with the buffer as the memref, are
+// considered; anything else (a subview, a tile op, a
 // call) could reach the elements in ways not followed here. An op with
 // regions that touches a buffer counts as reading and writing all of it; its
 // blocks are processed on their own, knowing nothing from outside.
@@ -108,16 +109,18 @@ decodeAccess(Operation *op, const DenseSet<Value> &buffers) {
   return std::nullopt;
 }
 
-/// True when every use of `buffer` is a load or store through it.
-static bool hasOnlyDirectAccesses(Value buffer) {
+/// True when `buffer` can be tracked: elements numbered by the identity
+/// layout, scalar elements (so that a vector access covers one element per
+/// lane), and every use a load or store through it.
+static bool isTrackable(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.getLayout().isIdentity() ||
+      !type.getElementType().isIntOrIndexOrFloat())
+    return false;
   DenseSet<Value> self = {buffer};
-  for (OpOperand &use : buffer.getUses()) {
-    std::optional<LocalAccess> access = decodeAccess(use.getOwner(), self);
-    // The buffer as the stored value (a memref of memrefs) is an escape.
-    if (!access || access->stored == buffer)
-      return false;
-  }
-  return true;
+  return llvm::all_of(buffer.getUses(), [&](OpOperand &use) {
+    return decodeAccess(use.getOwner(), self).has_value();
+  });
 }
 
 /// Forwarding state of one block.
@@ -270,7 +273,7 @@ struct TileForwardLocalStores
   void runOnOperation() override {
     DenseSet<Value> buffers;
     getOperation().walk([&](AllocLocalOp alloc) {
-      if (hasOnlyDirectAccesses(alloc.getResult()))
+      if (isTrackable(alloc.getResult()))
         buffers.insert(alloc.getResult());
     });
     if (buffers.empty())
