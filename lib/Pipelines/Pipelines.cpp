@@ -50,6 +50,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
                                   const TileToPTXOptions &options) {
   // Tile level, per kernel.
   OpPassManager &kernelPm = pm.nest<KernelOp>();
+  kernelPm.addPass(createTileSoftwarePipeline());
   kernelPm.addPass(createTileInsertBarriers());
   kernelPm.addPass(createTileLowerTileOps());
   kernelPm.addPass(createTileVectorize());

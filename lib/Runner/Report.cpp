@@ -36,7 +36,12 @@ void tile::runner::printTable(const RunReport &report, llvm::raw_ostream &os) {
                       report.kernel, report.file, report.device,
                       report.compileMs);
   if (!report.reference.empty()) {
-    os << llvm::formatv("check against {0}:\n", report.reference);
+    os << llvm::formatv("check against {0}", report.reference);
+    if (report.checkRuns > 1)
+      os << llvm::formatv(" ({0} launches{1})", report.checkRuns,
+                          report.passed() ? ", all passed"
+                                          : ": the last one failed");
+    os << ":\n";
     os << llvm::formatv("  {0,-12} {1,-5} {2,-10} {3,-10} {4,-10} {5,-9} {6}\n",
                         "output", "type", "rel L2", "max abs", "tolerance",
                         "unwritten", "result");
@@ -91,6 +96,7 @@ void tile::runner::printJSON(const RunReport &report, llvm::raw_ostream &os) {
                           {"passed", report.passed()}};
   if (!report.reference.empty()) {
     root["reference"] = report.reference;
+    root["check_runs"] = static_cast<int64_t>(report.checkRuns);
     root["outputs"] = std::move(outputs);
   }
   if (report.timing) {

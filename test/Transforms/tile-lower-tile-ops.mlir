@@ -173,7 +173,7 @@ tile.kernel @loops(%A: memref<64xf32>, %n: index) grid [1] threads [32] {
   tile.unroll %i = %c0 to %c3 step %c1 {
     memref.store %f, %l[%i] : memref<3xf32>
   }
-  // expected-remark @+1 {{software pipelining is not implemented yet: the 2-stage loop runs as a serial loop}}
+  // expected-remark @+1 {{the 2-stage loop runs as a serial loop: tile-software-pipeline did not run before this pass}}
   tile.pipelined %k = %c0 to %n step %c1 stages 2 {
     tile.barrier
   }

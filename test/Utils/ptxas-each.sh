@@ -7,7 +7,10 @@ set -euo pipefail
 ptxas=$1
 prefix=$2
 shopt -s nullglob
-files=("$prefix".ptx "$prefix".*.ptx)
+files=("$prefix".*.ptx)
+if [ -f "$prefix.ptx" ]; then
+  files+=("$prefix.ptx")
+fi
 if [ ${#files[@]} -eq 0 ]; then
   echo "ptxas-each: no PTX file $prefix.ptx or $prefix.*.ptx" >&2
   exit 1

@@ -54,6 +54,12 @@ static cl::opt<bool> check("check",
                            cl::desc("Compare the outputs with the kernel's "
                                     "reference"),
                            cl::cat(category));
+static cl::opt<unsigned> checkRepeat(
+    "check-repeat", cl::init(1),
+    cl::desc("With --check: launch and check the kernel N times in a row, "
+             "each on fresh copies of the inputs with the outputs poisoned "
+             "again (a race or a hang shows up as a mismatch or a timeout)"),
+    cl::cat(category));
 static cl::opt<bool> bench("bench",
                            cl::desc("Time the kernel (warm-up, L2 flushed "
                                     "before every run, median/min/max)"),
@@ -293,6 +299,10 @@ int main(int argc, char **argv) {
   llvm::Expected<KernelPlan> plan = planKernel(kernel, planOptions);
   if (!plan)
     return fail(plan.takeError());
+  if (checkRepeat == 0)
+    return fail("--check-repeat must be at least 1");
+  if (checkRepeat > 1 && !check)
+    return fail("--check-repeat needs --check");
   if (check && llvm::none_of(plan->arguments, [](const ArgumentPlan &a) {
         return a.isBuffer && a.written;
       }))
@@ -423,13 +433,36 @@ int main(int argc, char **argv) {
         return fail(std::move(error));
       report.reference = ("@" + referenceKernel.getSymName() + " (GPU)").str();
     }
-    for (auto [index, argument] : llvm::enumerate(plan->arguments)) {
-      if (!argument.isBuffer || !argument.written)
-        continue;
-      bool poisoned = !argument.read;
-      report.outputs.push_back(
-          {argument.name, argument.kind,
-           compare(*hosts[index], *expected[index], poisoned)});
+    auto compareAll = [&](const std::vector<std::unique_ptr<HostBuffer>>
+                              &actual) {
+      std::vector<OutputReport> outputs;
+      for (auto [index, argument] : llvm::enumerate(plan->arguments)) {
+        if (!argument.isBuffer || !argument.written)
+          continue;
+        bool poisoned = !argument.read;
+        outputs.push_back({argument.name, argument.kind,
+                           compare(*actual[index], *expected[index],
+                                   poisoned)});
+      }
+      return outputs;
+    };
+    report.outputs = compareAll(hosts);
+    // Launches 2..N, each on fresh inputs: the first failing one is kept.
+    report.checkRuns = 1;
+    for (unsigned run = 1; run < checkRepeat && report.passed(); ++run) {
+      std::vector<std::unique_ptr<HostBuffer>> again = copyBuffers(initial);
+      llvm::Expected<Launch> relaunch =
+          prepareLaunch(**device, *plan, again, sharedBytes);
+      if (!relaunch)
+        return fail(relaunch.takeError());
+      if (llvm::Error error =
+              (*device)->launch(*function, kernel.getSymName(),
+                                relaunch->config, relaunch->parameters))
+        return fail(std::move(error));
+      if (llvm::Error error = readOutputs(**device, *plan, *relaunch, again))
+        return fail(std::move(error));
+      report.outputs = compareAll(again);
+      report.checkRuns = run + 1;
     }
   }
 

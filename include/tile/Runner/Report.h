@@ -40,6 +40,9 @@ struct RunReport {
   /// The reference checked against, empty when not checked.
   std::string reference;
   double compileMs = 0;
+  /// Checked launches (--check-repeat): all passed, or the last one is the
+  /// first that failed, whose comparison `outputs` holds.
+  unsigned checkRuns = 0;
   std::vector<OutputReport> outputs;
   std::optional<TimingReport> timing;
 

@@ -196,9 +196,14 @@ FailureOr<bool> BarrierPlacer::walkLoop(Operation *loop, Accesses &pending,
                                         bool insert) {
   Block &body = loop->getRegion(0).front();
   // A hazard with what precedes the loop gets one barrier before it, not one
-  // per iteration.
+  // per iteration. Only the accesses an iteration makes before its first
+  // barrier can meet what precedes the loop.
   Accesses inside;
-  analysis.collect(loop, inside);
+  for (Operation &op : body) {
+    if (isBarrier(&op))
+      break;
+    analysis.collect(&op, inside);
+  }
   bool placedBefore = false;
   if (auto conflict = findConflict(pending, inside)) {
     placeBarrier(loop, pending, insert, conflict->first, conflict->second);

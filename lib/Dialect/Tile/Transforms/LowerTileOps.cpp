@@ -29,6 +29,9 @@ using namespace mlir::tile;
 static constexpr int64_t kMaxVectorBytes = 16;
 /// Marks an scf.for that came from tile.unroll and is unrolled at the end.
 static constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
+/// Marks a tile.copy, and then the stores of its chunks, whose writes may
+/// complete asynchronously.
+static constexpr llvm::StringLiteral kAsyncAttr = "tile.async";
 /// Per-thread copies of at most this many chunks are unrolled.
 static constexpr int64_t kMaxUnrolledChunks = 64;
 
@@ -150,8 +153,10 @@ struct PipelinedLowering : OpRewritePattern<PipelinedOp> {
   LogicalResult matchAndRewrite(PipelinedOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getStages() > 1)
-      op.emitRemark("software pipelining is not implemented yet: the ")
-          << op.getStages() << "-stage loop runs as a serial loop";
+      op.emitRemark("the ")
+          << op.getStages()
+          << "-stage loop runs as a serial loop: tile-software-pipeline "
+             "did not run before this pass";
     replaceWithScfFor(op, rewriter);
     return success();
   }
@@ -275,9 +280,13 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
     Value value = memref::LoadOp::create(
         rewriter, loc, op.getSource(),
         shiftInnermost(rewriter, loc, sourceIndices, element));
-    memref::StoreOp::create(
+    auto store = memref::StoreOp::create(
         rewriter, loc, value, op.getTarget(),
         shiftInnermost(rewriter, loc, targetIndices, element));
+    // An asynchronous copy (tile-software-pipeline): tile-vectorize makes
+    // the vector copy a cp.async.
+    if (UnitAttr async = op->getAttrOfType<UnitAttr>(kAsyncAttr))
+      store->setAttr(kAsyncAttr, async);
   }
 
   /// Copies a chunk that may cross a bound element by element: source

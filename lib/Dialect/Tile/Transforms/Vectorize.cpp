@@ -10,6 +10,8 @@
 
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
@@ -247,6 +249,33 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
 }
 
 /// Emits the vector code of `loop` for `plan`.
+/// A store of an asynchronous copy (`tile.async`, from tile.copy in a
+/// pipelined loop) of a vector just loaded from global memory into shared
+/// memory becomes `nvgpu.device_async_copy` (cp.async; .cg for 16 bytes)
+/// when the vector is 4, 8 or 16 bytes: the accesses are aligned to their
+/// size, which the vectorizer has proven. Returns false (the caller stores
+/// synchronously) otherwise.
+static bool buildAsyncCopy(OpBuilder &builder, Location loc, Operation &store,
+                           Value value, Value target, ValueRange indices,
+                           int64_t bytes) {
+  if (!store.hasAttr("tile.async"))
+    return false;
+  auto load = value.getDefiningOp<vector::LoadOp>();
+  auto targetType = cast<MemRefType>(target.getType());
+  if (!load || getMemorySpace(targetType) != MemorySpace::Shared ||
+      getMemorySpace(load.getMemRefType()) != MemorySpace::Global ||
+      (bytes != 4 && bytes != 8 && bytes != 16))
+    return false;
+  int64_t elements = cast<VectorType>(value.getType()).getNumElements();
+  nvgpu::DeviceAsyncCopyOp::create(
+      builder, loc, target, indices, load.getBase(), load.getIndices(),
+      builder.getIndexAttr(elements), /*srcElements=*/Value(),
+      bytes == 16 ? builder.getUnitAttr() : UnitAttr());
+  if (load->use_empty())
+    load->erase();
+  return true;
+}
+
 static void rewrite(VectorizedOp loop, const VectorizationPlan &plan,
                     int64_t tripCount) {
   OpBuilder builder(loop);
@@ -283,14 +312,17 @@ static void rewrite(VectorizedOp loop, const VectorizationPlan &plan,
         llvm::MaybeAlign alignment(width * bytes);
         if (auto load = dyn_cast<memref::LoadOp>(op)) {
           auto vectorType = VectorType::get({width}, type.getElementType());
-          Value vector = vector::LoadOp::create(
+          auto vector = vector::LoadOp::create(
               builder, loc, vectorType, access->memref, indices,
               /*nontemporal=*/false, alignment);
-          mapping.map(load.getResult(), vector);
+          mapping.map(load.getResult(), vector.getResult());
         } else {
           Value value = vectorOf(cast<memref::StoreOp>(op).getValue(), width);
-          vector::StoreOp::create(builder, loc, value, access->memref,
-                                  indices, /*nontemporal=*/false, alignment);
+          if (!buildAsyncCopy(builder, loc, op, value, access->memref,
+                              indices, width * bytes))
+            vector::StoreOp::create(builder, loc, value, access->memref,
+                                    indices, /*nontemporal=*/false,
+                                    alignment);
         }
         continue;
       }

@@ -137,6 +137,34 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileSoftwarePipeline : Pass<"tile-software-pipeline", "::mlir::tile::KernelOp"> {
+  let summary = "Pipeline tile.pipelined loops with cp.async and a buffer per stage";
+  let description = [{
+    For a `tile.pipelined` loop of `S > 1` stages, the copies of the body
+    from global memory into shared buffers allocated outside the loop run
+    `S - 1` iterations ahead of the rest of the body: each such buffer gets
+    a copy per stage, the copies are marked asynchronous (`tile.async`:
+    `cp.async` after vectorization, 16 bytes per thread and chunk where
+    alignment is proven), and the loop becomes a prologue that issues the
+    first `S - 1` iterations' copies, then a loop unrolled by `S` in which
+    each iteration waits for its copies (`cp.async.wait_group S-2`), passes
+    one barrier, issues the copies `S - 1` iterations ahead and computes on
+    its stage. Bounds are uniform; iterations past the end are skipped.
+
+    Runs before barrier insertion, which sees a buffer per stage and so adds
+    no barrier of its own between the copies in flight and the computation.
+    Rejected, with the op named: a copy that depends on a side-effecting op
+    of the body, another write to a pipelined buffer in the loop, a use of
+    one after the loop, two copies into one buffer. A loop with nothing to
+    pipeline runs serially, with a remark.
+  }];
+  let dependentDialects = [
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def TileVectorize : Pass<"tile-vectorize", "::mlir::tile::KernelOp"> {
   let summary = "Turn tile.vectorized loops into vector memory accesses";
   let description = [{
@@ -153,10 +181,17 @@ def TileVectorize : Pass<"tile-vectorize", "::mlir::tile::KernelOp"> {
     When any condition fails, the loop is unrolled into scalar code and a
     remark says which access or op prevented vectorization and why; nothing
     falls back silently and no access is vectorized without a proof.
+
+    A store marked `tile.async` (the chunks of a copy that
+    `tile-software-pipeline` made asynchronous) of a vector of 4, 8 or 16
+    bytes just loaded from global memory into shared memory becomes
+    `nvgpu.device_async_copy` (`cp.async`, `.cg` for 16 bytes); scalar code
+    stays synchronous, which the pipeline's wait-and-barrier also covers.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];

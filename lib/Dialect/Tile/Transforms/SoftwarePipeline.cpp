@@ -1,0 +1,303 @@
+//===- SoftwarePipeline.cpp - Multi-stage tile.pipelined loops ------------===//
+//
+// Turns a `tile.pipelined` loop of `S` stages into the classic multi-stage
+// cp.async pipeline. The copies of the body from global into shared buffers
+// allocated outside the loop (the "pipelined copies") run `S - 1` iterations
+// ahead of the rest of the body (the "consumer"), each shared buffer gets
+// one copy per stage, and the copies become asynchronous (`tile.async`, made
+// cp.async by tile-vectorize):
+//
+//   prologue:  for s < S - 1: if (s < N) copies(s) into stage s; commit
+//   loop over groups of S iterations g, unrolled, iteration it = g + j:
+//     if (it < N):                          (j > 0 only)
+//       cp.async.wait_group S - 2           iteration it's copies are done
+//       barrier                             ... for all threads; and stage
+//                                           (it - 1) % S is no longer read
+//       if (it + S - 1 < N) copies(it + S - 1) into stage (j + S - 1) % S
+//       commit
+//       consumer(it) reading stage j
+//   cp.async.wait_group 0
+//
+// Unrolling by S makes every stage a buffer of its own with a constant
+// choice in each copy of the body, so barrier insertion, which runs next,
+// sees that the copies in flight and the consumer touch different buffers,
+// and adds nothing to the one barrier per iteration emitted here. Async
+// writes are seen by barrier insertion at their issue; the wait and the
+// barrier above are what makes them complete and visible, by construction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "tile-software-pipeline"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILESOFTWAREPIPELINE
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Marks a tile.copy whose writes may complete asynchronously.
+static constexpr llvm::StringLiteral kAsyncAttr = "tile.async";
+
+namespace {
+
+/// What runs ahead and what it fills.
+struct PipelinePlan {
+  /// The pipelined copies, in body order.
+  SmallVector<CopyOp> copies;
+  /// Their target buffers (tile.alloc_shared results), in the same order.
+  SmallVector<Value> buffers;
+  /// The copies and the body ops they depend on, in body order.
+  SmallVector<Operation *> producer;
+};
+
+} // namespace
+
+static bool isSharedBuffer(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && getMemorySpace(type) == MemorySpace::Shared;
+}
+
+/// Checks that `buffer` is used only inside `loop`, and there only read
+/// (through views too), apart from the copy that fills it.
+static LogicalResult checkBufferUses(PipelinedOp loop, Value buffer,
+                                     CopyOp filler) {
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == filler.getOperation())
+        continue;
+      if (!loop->isProperAncestor(user))
+        return loop.emitError("the shared buffer filled by the copy at ")
+               << filler.getLoc()
+               << " is used outside the pipelined loop (by '"
+               << user->getName()
+               << "'): the pipeline gives it one buffer per stage, so its "
+                  "contents after the loop are not defined";
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        for (Value result : user->getResults())
+          worklist.push_back(result);
+        continue;
+      }
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      bool writes = !effects;
+      if (effects) {
+        SmallVector<MemoryEffects::EffectInstance> instances;
+        effects.getEffectsOnValue(value, instances);
+        writes = llvm::any_of(instances, [](auto &instance) {
+          return isa<MemoryEffects::Write>(instance.getEffect());
+        });
+      }
+      if (writes)
+        return user->emitError("'")
+               << user->getName()
+               << "' may write a shared buffer that the pipelined loop "
+                  "fills asynchronously (the copy at "
+               << filler.getLoc()
+               << "): only that copy may write it in the loop";
+    }
+  }
+  return success();
+}
+
+/// Finds the pipelined copies of `loop` and what they depend on. Returns
+/// nullopt when there is nothing to pipeline (with a remark).
+static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
+  PipelinePlan plan;
+  Block &body = loop.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || isSharedBuffer(copy.getSource()))
+      continue;
+    Value target = copy.getTarget();
+    auto alloc = target.getDefiningOp<AllocSharedOp>();
+    if (!alloc || loop->isAncestor(alloc))
+      continue;
+    if (llvm::is_contained(plan.buffers, target))
+      return copy.emitError("a second copy into the same shared buffer in "
+                            "a pipelined loop: only one copy may fill each "
+                            "buffer"),
+             failure();
+    plan.copies.push_back(copy);
+    plan.buffers.push_back(target);
+  }
+  if (plan.copies.empty()) {
+    loop.emitRemark("nothing to pipeline: no copy from global into a "
+                    "shared buffer allocated outside the loop; the loop "
+                    "runs as a serial loop");
+    return std::optional<PipelinePlan>();
+  }
+
+  // The body ops the copies need run ahead with them: they must be pure.
+  llvm::SetVector<Operation *> needed;
+  SmallVector<Value> worklist;
+  for (CopyOp copy : plan.copies) {
+    needed.insert(copy);
+    llvm::append_range(worklist, copy->getOperands());
+  }
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != &body || needed.contains(def))
+      continue;
+    if (!isPure(def) || def->getNumRegions() != 0)
+      return def->emitError("a copy of the pipelined loop depends on this '")
+                 << def->getName()
+                 << "', which is not a pure op: it cannot run stages ahead "
+                    "of the rest of the body",
+             failure();
+    needed.insert(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  for (Operation &op : body.without_terminator())
+    if (needed.contains(&op))
+      plan.producer.push_back(&op);
+
+  for (auto [copy, buffer] : llvm::zip(plan.copies, plan.buffers))
+    if (failed(checkBufferUses(loop, buffer, copy)))
+      return failure();
+  return std::optional<PipelinePlan>(std::move(plan));
+}
+
+/// Rewrites `loop` as described at the top of the file.
+static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
+  int64_t stages = loop.getStages();
+  Location loc = loop.getLoc();
+  OpBuilder builder(loop);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value lower = loop.getLowerBound();
+  Value step = loop.getStep();
+  // N = max(0, ceil((ub - lb) / step)).
+  Value count = arith::MaxSIOp::create(
+      builder, loc,
+      arith::CeilDivSIOp::create(
+          builder, loc,
+          arith::SubIOp::create(builder, loc, loop.getUpperBound(), lower),
+          step),
+      constant(0));
+
+  // One buffer per stage; stage 0 is the original.
+  SmallVector<SmallVector<Value>> stageBuffers;
+  for (Value buffer : plan.buffers) {
+    SmallVector<Value> &perStage = stageBuffers.emplace_back();
+    perStage.push_back(buffer);
+    Operation *alloc = buffer.getDefiningOp();
+    OpBuilder allocBuilder(alloc->getContext());
+    allocBuilder.setInsertionPointAfter(alloc);
+    for (int64_t stage = 1; stage < stages; ++stage)
+      perStage.push_back(allocBuilder.clone(*alloc)->getResult(0));
+  }
+
+  auto inductionValue = [&](Value iteration) -> Value {
+    return arith::AddIOp::create(
+        builder, loc, lower,
+        arith::MulIOp::create(builder, loc, iteration, step));
+  };
+  auto mapStage = [&](IRMapping &mapping, int64_t stage) {
+    for (auto [buffer, perStage] : llvm::zip(plan.buffers, stageBuffers))
+      mapping.map(buffer, perStage[stage]);
+  };
+  // Runs `build` under `if (iteration < N)`.
+  auto guarded = [&](Value iteration, llvm::function_ref<void()> build) {
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::slt, iteration, count);
+    auto branch = scf::IfOp::create(builder, loc, inside,
+                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+    build();
+  };
+  auto issueCopies = [&](Value iteration, int64_t stage) {
+    guarded(iteration, [&] {
+      IRMapping mapping;
+      mapping.map(loop.getInductionVar(), inductionValue(iteration));
+      mapStage(mapping, stage);
+      for (Operation *op : plan.producer) {
+        Operation *clone = builder.clone(*op, mapping);
+        if (isa<CopyOp>(clone))
+          clone->setAttr(kAsyncAttr, builder.getUnitAttr());
+      }
+    });
+    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+  };
+
+  // Prologue: the first S - 1 iterations' copies.
+  for (int64_t stage = 0; stage + 1 < stages; ++stage)
+    issueCopies(constant(stage), stage);
+
+  // The loop over groups of S iterations.
+  auto groups = SerialOp::create(builder, loc, constant(0), count,
+                                 constant(stages));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(groups.getBody().front().getTerminator());
+    Value first = groups.getInductionVar();
+    DenseSet<Operation *> copies;
+    for (CopyOp copy : plan.copies)
+      copies.insert(copy);
+    for (int64_t j = 0; j < stages; ++j) {
+      Value iteration =
+          j == 0 ? first
+                 : arith::AddIOp::create(builder, loc, first, constant(j))
+                       .getResult();
+      auto buildIteration = [&] {
+        NVVM::CpAsyncWaitGroupOp::create(builder, loc, stages - 2);
+        BarrierOp::create(builder, loc);
+        issueCopies(arith::AddIOp::create(builder, loc, iteration,
+                                          constant(stages - 1)),
+                    (j + stages - 1) % stages);
+        IRMapping mapping;
+        mapping.map(loop.getInductionVar(), inductionValue(iteration));
+        mapStage(mapping, j);
+        for (Operation &op : loop.getBody().front().without_terminator())
+          if (!copies.contains(&op))
+            builder.clone(op, mapping);
+      };
+      if (j == 0)
+        buildIteration();
+      else
+        guarded(iteration, buildIteration);
+    }
+  }
+  // Only empty groups can be left; drain them all the same.
+  NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+  loop.erase();
+}
+
+namespace {
+
+struct TileSoftwarePipeline
+    : tile::impl::TileSoftwarePipelineBase<TileSoftwarePipeline> {
+  void runOnOperation() override {
+    SmallVector<PipelinedOp> loops;
+    getOperation().walk([&](PipelinedOp loop) {
+      if (loop.getStages() > 1)
+        loops.push_back(loop);
+    });
+    for (PipelinedOp loop : loops) {
+      FailureOr<std::optional<PipelinePlan>> plan = analyze(loop);
+      if (failed(plan))
+        return signalPassFailure();
+      if (!*plan) {
+        // Nothing to run ahead: an ordinary serial loop.
+        loop.setStages(1);
+        continue;
+      }
+      pipeline(loop, **plan);
+    }
+  }
+};
+
+} // namespace
