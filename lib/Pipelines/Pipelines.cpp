@@ -52,6 +52,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   OpPassManager &kernelPm = pm.nest<KernelOp>();
   kernelPm.addPass(createTileSoftwarePipeline());
   kernelPm.addPass(createTileInsertBarriers());
+  kernelPm.addPass(createTileLowerWarpSpecialize());
   kernelPm.addPass(createTileLowerTileOps());
   kernelPm.addPass(createTileVectorize());
   kernelPm.addPass(createTileLowerReductions());

@@ -206,6 +206,11 @@ static void outlineKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   if (std::optional<int64_t> minBlocks = kernel.getMinBlocksPerSm())
     func->setAttr("nvvm.minctasm", builder.getI32IntegerAttr(
                                        static_cast<int32_t>(*minBlocks)));
+  // NVVMDialect::getMaxnregAttrName(): PTX .maxnreg, the register count at
+  // entry that setmaxnreg needs (tile-lower-warp-specialize).
+  if (auto registers = kernel->getAttrOfType<IntegerAttr>(kMaxRegistersAttr))
+    func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(
+                                      static_cast<int32_t>(registers.getInt())));
   if (FlatSymbolRefAttr reference = kernel.getReferenceAttr())
     func->setAttr("tile.reference", reference);
 

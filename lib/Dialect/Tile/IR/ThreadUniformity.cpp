@@ -119,7 +119,7 @@ bool ThreadUniformity::visit(Operation *op) {
   // Region ops: a value yielded in some thread and not in another, or a
   // region entered by some threads only, makes results and block arguments
   // (iteration arguments, induction variables) thread-dependent.
-  if (op->getNumRegions() != 0 && !isa<KernelOp, WarpSpecializeOp>(op)) {
+  if (op->getNumRegions() != 0 && !isThreadGroupScope(op)) {
     bool regionDependent = isDivergentRegionHolder(op);
     for (Region &region : op->getRegions())
       for (Block &block : region)
@@ -140,6 +140,8 @@ bool ThreadUniformity::visit(Operation *op) {
 }
 
 bool ThreadUniformity::isDivergentRegionHolder(Operation *holder) const {
+  if (isThreadGroupScope(holder))
+    return false;
   if (isa<ParallelOp>(holder))
     return true;
   if (auto ifOp = dyn_cast<scf::IfOp>(holder))
@@ -150,8 +152,6 @@ bool ThreadUniformity::isDivergentRegionHolder(Operation *holder) const {
   if (auto forOp = dyn_cast<scf::ForOp>(holder))
     return anyDependent({forOp.getLowerBound(), forOp.getUpperBound(),
                          forOp.getStep()});
-  if (isa<KernelOp, WarpSpecializeOp>(holder))
-    return false;
   // Loops and other region ops: divergent when any operand (bounds, switch
   // value, ...) is. This is conservative for ops whose operands do not steer
   // control flow.
@@ -162,7 +162,7 @@ Operation *ThreadUniformity::getDivergentAncestor(Operation *op,
                                                   Operation *scope) const {
   for (Operation *holder = op->getParentOp(); holder && holder != scope;
        holder = holder->getParentOp()) {
-    if (isa<KernelOp, WarpSpecializeOp>(holder))
+    if (isThreadGroupScope(holder))
       return nullptr;
     if (isDivergentRegionHolder(holder))
       return holder;

@@ -24,7 +24,7 @@ using namespace mlir::tile;
 static constexpr int64_t kMaxThreadsPerBlock = 1024;
 static constexpr int64_t kMaxThreadExtent[3] = {1024, 1024, 64};
 static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
-static constexpr int64_t kRegistersPerSM = 65536;
+
 static constexpr int64_t kWarpGroupSize = 128;
 
 //===----------------------------------------------------------------------===//
@@ -59,6 +59,10 @@ MemorySpace tile::getMemorySpace(MemRefType type) {
     }
   }
   return MemorySpace::Other;
+}
+
+bool tile::isThreadGroupScope(Operation *op) {
+  return isa<KernelOp, WarpSpecializeOp>(op) || op->hasAttr(kRoleThreadsAttr);
 }
 
 bool tile::isThreadPrivateBuffer(Value buffer) {

@@ -65,10 +65,28 @@ Value tile::buildSerialLoop(OpBuilder &builder, Location loc, int64_t count) {
   return loop.getInductionVar();
 }
 
+ThreadGroup tile::getThreadGroup(Operation *op) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp()) {
+    if (auto kernel = dyn_cast<KernelOp>(parent))
+      return {0, kernel.getNumThreads()};
+    auto first = parent->getAttrOfType<IntegerAttr>(kRoleFirstAttr);
+    auto threads = parent->getAttrOfType<IntegerAttr>(kRoleThreadsAttr);
+    if (first && threads)
+      return {first.getInt(), threads.getInt()};
+  }
+  return {};
+}
+
 Value tile::buildDistributedLoop(OpBuilder &builder, Location loc,
-                                 KernelOp kernel, int64_t count) {
-  int64_t numThreads = kernel.getNumThreads();
-  Value thread = buildLinearThreadId(builder, loc, kernel);
+                                 Operation *op, int64_t count) {
+  ThreadGroup group = getThreadGroup(op);
+  int64_t numThreads = group.count;
+  Value thread =
+      buildLinearThreadId(builder, loc, op->getParentOfType<KernelOp>());
+  if (group.first != 0)
+    thread = arith::SubIOp::create(
+        builder, loc, thread,
+        arith::ConstantIndexOp::create(builder, loc, group.first));
   if (count <= numThreads) {
     if (count < numThreads)
       guardIndex(builder, loc, thread, count);

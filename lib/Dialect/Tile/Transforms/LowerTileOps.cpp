@@ -166,14 +166,13 @@ struct ParallelLowering : OpRewritePattern<ParallelOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ParallelOp op,
                                 PatternRewriter &rewriter) const override {
-    auto kernel = op->getParentOfType<KernelOp>();
     Location loc = op.getLoc();
     ArrayRef<int64_t> extents = op.getExtents();
     int64_t count = 1;
     for (int64_t extent : extents)
       count *= extent;
     OpBuilder::InsertionGuard guard(rewriter);
-    Value linear = buildDistributedLoop(rewriter, loc, kernel, count);
+    Value linear = buildDistributedLoop(rewriter, loc, op, count);
     SmallVector<Value> ivs = buildDelinearize(rewriter, loc, linear, extents);
     Block *body = &op.getBody().front();
     Operation *yield = body->getTerminator();
@@ -195,7 +194,6 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
   LogicalResult matchAndRewrite(CopyOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto kernel = op->getParentOfType<KernelOp>();
     MemRefType sourceType = op.getSource().getType();
     MemRefType targetType = op.getTarget().getType();
     SmallVector<int64_t> shape = op.getTileShape();
@@ -219,7 +217,7 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
     OpBuilder::InsertionGuard guard(rewriter);
     Value linear;
     if (op.isCollective()) {
-      linear = buildDistributedLoop(rewriter, loc, kernel, count);
+      linear = buildDistributedLoop(rewriter, loc, op, count);
     } else {
       // A per-thread buffer stays in registers only with constant indices:
       // unroll the chunks of small per-thread copies.
@@ -361,8 +359,7 @@ static void lowerFill(Operation *op, Value buffer, Value value,
   SmallVector<int64_t> chunks(shape);
   chunks.back() /= chunk;
   int64_t count = type.getNumElements() / chunk;
-  Value linear = buildDistributedLoop(
-      rewriter, loc, op->getParentOfType<KernelOp>(), count);
+  Value linear = buildDistributedLoop(rewriter, loc, op, count);
   SmallVector<Value> indices = buildDelinearize(rewriter, loc, linear, chunks);
   if (chunk > 1)
     indices.back() = arith::MulIOp::create(

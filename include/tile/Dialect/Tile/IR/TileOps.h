@@ -27,6 +27,23 @@
 
 namespace mlir::tile {
 
+/// Marks the `scf.if` of one role of a lowered `tile.warp_specialize`: the
+/// role's threads are `tile.role_threads` threads from linear index
+/// `tile.role_first`. Collective ops inside are spread over them, and the
+/// condition does not make the region divergent for them.
+constexpr llvm::StringLiteral kRoleFirstAttr = "tile.role_first";
+constexpr llvm::StringLiteral kRoleThreadsAttr = "tile.role_threads";
+/// The per-thread register count at kernel entry (PTX .maxnreg), set when
+/// `setmaxnreg` is used: ptxas ignores setmaxnreg without it.
+constexpr llvm::StringLiteral kMaxRegistersAttr = "tile.max_registers";
+
+/// Registers of an SM (sm_90), shared by the threads of its blocks.
+constexpr int64_t kRegistersPerSM = 65536;
+
+/// True for the ops whose regions are run by a fixed group of threads as a
+/// whole (the kernel, a warp-specialized pipeline, a role of one).
+bool isThreadGroupScope(Operation *op);
+
 /// Memory spaces a kernel distinguishes.
 enum class MemorySpace { Global, Shared, Local, Other };
 

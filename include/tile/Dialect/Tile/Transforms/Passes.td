@@ -89,6 +89,34 @@ def TileLowerReductions : Pass<"tile-lower-reductions", "::mlir::tile::KernelOp"
   ];
 }
 
+def TileLowerWarpSpecialize : Pass<"tile-lower-warp-specialize", "::mlir::tile::KernelOp"> {
+  let summary = "Lower tile.warp_specialize to roles synchronized by mbarriers";
+  let description = [{
+    Each `tile.warp_specialize` becomes a "full" and an "empty" mbarrier
+    per stage (initialized by thread 0, then a barrier), and two roles: the
+    first `producer` threads run the producer region for every iteration,
+    waiting for the stage to be empty and arriving on "full" after it; the
+    others run the consumer region, waiting for "full" and arriving on
+    "empty". Phases are tracked from the iteration number, so the stages are
+    reused in turn without a deadlock. `regs` become `setmaxnreg.dec` /
+    `setmaxnreg.inc` at the start of the role, with the register count at
+    entry set on the kernel (`.maxnreg`), without which ptxas ignores them.
+    Collective ops in a role are spread over that role's threads.
+
+    Checked first, with the op named: the roles touch shared memory only
+    through the op's buffers, at the slice of their stage argument, the
+    producer only writing them and the consumer only reading; no block-wide
+    barrier or reduction in a role (the other role would never reach it).
+    Runs after barrier insertion, which leaves the op's regions alone.
+  }];
+  let dependentDialects = [
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def TileLowerTileOps : Pass<"tile-lower-tile-ops", "::mlir::tile::KernelOp"> {
   let summary = "Lower collective tile ops and tile loops to thread-level loops";
   let description = [{

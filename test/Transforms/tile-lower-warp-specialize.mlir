@@ -1,0 +1,145 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-lower-warp-specialize))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-lower-warp-specialize,tile-lower-tile-ops))' | FileCheck %s --check-prefix=ROLES
+
+// Two stages: full[s] = barrier s (producer count), empty[s] = barrier 2 + s
+// (consumer count), initialized by thread 0 before a block barrier; the
+// producer waits for empty with the inverted phase, the consumer for full;
+// each arrives on the other's barrier; setmaxnreg in each role, with the
+// register count at entry recorded on the kernel.
+// CHECK-LABEL: tile.kernel @pipeline
+// CHECK-SAME: tile.max_registers = 168 : i32
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK: scf.if
+// CHECK:   nvgpu.mbarrier.init %[[BARS]][%c0{{.*}}], %c128
+// CHECK:   nvgpu.mbarrier.init %[[BARS]][%c2{{.*}}], %c256
+// CHECK: tile.barrier
+// CHECK: scf.if
+// CHECK:   nvvm.setmaxregister decrease 40
+// CHECK:   scf.for
+// CHECK:     %[[S:.+]] = arith.remui
+// CHECK:     %[[EMPTY:.+]] = arith.addi %[[S]], %c2
+// CHECK:     %[[NOT:.+]] = arith.xori
+// CHECK:     nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[EMPTY]]], %[[NOT]]
+// CHECK:     tile.copy
+// CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[S]]]
+// CHECK: } {tile.role_first = 0 : i64, tile.role_threads = 128 : i64}
+// CHECK: scf.if
+// CHECK:   nvvm.setmaxregister increase 232
+// CHECK:   scf.for
+// CHECK:     %[[CS:.+]] = arith.remui
+// CHECK:     %[[CEMPTY:.+]] = arith.addi %[[CS]], %c2
+// CHECK:     nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[CS]]]
+// CHECK:     tile.copy
+// CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[CEMPTY]]]
+// CHECK: } {tile.role_first = 128 : i64, tile.role_threads = 256 : i64}
+// Collective ops in a role are spread over that role's threads only: the
+// 64 chunks of 4 elements of each copy go to the role's first 64 threads,
+// numbered from the role's first thread.
+// ROLES-LABEL: tile.kernel @pipeline
+// ROLES: nvgpu.mbarrier.try_wait.parity
+// ROLES: %[[P:.+]] = tile.thread_id x
+// ROLES-NEXT: %[[C64:.+]] = arith.constant 64 : index
+// ROLES-NEXT: arith.cmpi ult, %[[P]], %[[C64]]
+// ROLES: } {tile.role_first = 0 : i64, tile.role_threads = 128 : i64}
+// ROLES: nvgpu.mbarrier.try_wait.parity
+// ROLES: %[[T:.+]] = tile.thread_id x
+// ROLES-NEXT: %[[FIRST:.+]] = arith.constant 128 : index
+// ROLES-NEXT: %[[C:.+]] = arith.subi %[[T]], %[[FIRST]]
+// ROLES-NEXT: %[[C64B:.+]] = arith.constant 64 : index
+// ROLES-NEXT: arith.cmpi ult, %[[C]], %[[C64B]]
+// ROLES: } {tile.role_first = 128 : i64, tile.role_threads = 256 : i64}
+tile.kernel @pipeline(%X: memref<16x256xf32>, %Y: memref<16x256xf32>) grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %tx = tile.thread_id x
+  %buf = tile.alloc_shared : memref<2x256xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c16 step %c1 stages 2
+      buffers(%buf : memref<2x256xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+    tile.copy %X[%k, %c0] to %buf[%s, %c0] shape [1, 256] : memref<16x256xf32> to memref<2x256xf32, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 256 regs 232 {
+    tile.copy %buf[%s, %c0] to %Y[%k, %c0] shape [1, 256] : memref<2x256xf32, #gpu.address_space<workgroup>> to memref<16x256xf32>
+  }
+}
+
+// -----
+
+tile.kernel @barrier_in_role() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+    // expected-error @below {{'tile.barrier' in the producer of a 'tile.warp_specialize': only the producer's threads would reach it, and it waits for the whole block}}
+    tile.barrier
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @other_shared(%Y: memref<8xf32>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  %other = tile.alloc_shared : memref<8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+    // expected-error @below {{'memref.store' in the producer of a 'tile.warp_specialize' touches shared memory that is not one of its buffers (directly): no barrier can order it with the other role's accesses}}
+    memref.store %f, %other[%c0] : memref<8xf32, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @consumer_writes() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+    // expected-error @below {{'memref.store' in the consumer writes a pipeline buffer: the producer may only write the buffers, the consumer only read them}}
+    memref.store %f, %buf[%s, %c0] : memref<1x8xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+tile.kernel @wrong_stage(%Y: memref<8xf32>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %buf = tile.alloc_shared : memref<2x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c2 step %c1 stages 2
+      buffers(%buf : memref<2x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+    // expected-error @below {{'memref.load' in the consumer must access the slice of its stage: the leading index of a pipeline buffer must be the region's stage argument (and a copy's extent along it 1); another stage may be in use by the other role}}
+    %v = memref.load %buf[%c0, %c0] : memref<2x8xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %Y[%c0] : memref<8xf32>
+  }
+}
+
+// -----
+
+tile.kernel @producer_regs_too_high() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{producer regs (200) exceed the register count at kernel entry (160, from the block size and the consumer's regs): setmaxnreg.dec cannot raise it}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 200 {
+  } consumer(%k, %s) threads 128 regs 160 {
+  }
+}
