@@ -9,9 +9,10 @@
 // of a 256-thread block produce, loading the K tiles of A and B into shared
 // memory; the other 128 consume, one output row each. Unlike the tutorial's
 // single buffer, two stages: the producer fills one while the consumer
-// reads the other. The lowering gives each stage a "full" and an "empty"
-// mbarrier with phase tracking, and setmaxnreg moves registers from the
-// producer (40: 24 spills) to the consumer (240).
+// reads the other, with 16-byte cp.async copies whose completion arrives
+// on the stage's "full" mbarrier. The lowering gives each stage a "full"
+// and an "empty" mbarrier with phase tracking, and setmaxnreg moves
+// registers from the producer (40: 24 spills) to the consumer (240).
 //
 // The B tile's rows are padded to 136 elements: a consumer thread reads its
 // own row 16 bytes at a time, and with 272-byte rows the 8 threads of a
@@ -105,6 +106,8 @@ tile.kernel @gemv_warp_specialized(%A: memref<1024xf16>, %B: memref<1024x1024xf1
 // PTX-DAG: setmaxnreg.dec.sync.aligned.u32 40;
 // PTX-DAG: setmaxnreg.inc.sync.aligned.u32 240;
 // PTX-DAG: mbarrier.try_wait.parity.shared.b64
+// PTX-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// PTX-DAG: cp.async.mbarrier.arrive.shared.b64
 // PTX-DAG: mbarrier.arrive.shared.b64
 // ptxas honours setmaxnreg (it warns when it cannot).
 // PTXAS-NOT: setmaxnreg ignored

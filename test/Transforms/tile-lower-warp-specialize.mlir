@@ -20,7 +20,10 @@
 // CHECK:     %[[EMPTY:.+]] = arith.addi %[[S]], %c2
 // CHECK:     %[[NOT:.+]] = arith.xori
 // CHECK:     nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[EMPTY]]], %[[NOT]]
-// CHECK:     tile.copy
+// CHECK:     tile.copy {{.*}} {tile.async}
+// CHECK:     %[[ADDR:.+]] = nvgpu.mbarrier.get %[[BARS]][%[[S]]]
+// CHECK:     %[[PTR:.+]] = llvm.inttoptr %[[ADDR]] : i32 to !llvm.ptr<3>
+// CHECK:     nvvm.cp.async.mbarrier.arrive %[[PTR]]
 // CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[S]]]
 // CHECK: } {tile.role_first = 0 : i64, tile.role_threads = 128 : i64}
 // CHECK: scf.if

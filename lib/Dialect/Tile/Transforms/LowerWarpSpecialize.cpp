@@ -8,7 +8,9 @@
 //   if (t < P): [setmaxnreg.dec]              producer role
 //     for it < N: s = it % S, phase = (it / S) % 2
 //       wait empty[s] for parity !phase       (passes at once in round 0)
-//       producer body (iteration, stage s); arrive full[s]
+//       producer body (iteration, stage s), its copies from global into the
+//       buffers made cp.async; [cp.async.mbarrier.arrive full[s]];
+//       arrive full[s]
 //   if (t >= P): [setmaxnreg.inc]             consumer role
 //     for it < N: wait full[s] for parity phase
 //       consumer body; arrive empty[s]
@@ -129,6 +131,38 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
   return success();
 }
 
+/// Marks the producer's copies from global memory into the pipeline buffers
+/// asynchronous (`tile.async`: cp.async after vectorization): `tile.copy`
+/// ops, and stores in `tile.vectorized` loops of a value just loaded from
+/// global memory. Returns true when there is one.
+static bool markAsyncCopies(Operation *root, ValueRange buffers) {
+  bool marked = false;
+  auto isGlobal = [](Value memref) {
+    return getMemorySpace(cast<MemRefType>(memref.getType())) ==
+           MemorySpace::Global;
+  };
+  root->walk([&](Operation *op) {
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (llvm::is_contained(buffers, copy.getTarget()) &&
+          isGlobal(copy.getSource())) {
+        copy->setAttr("tile.async", UnitAttr::get(op->getContext()));
+        marked = true;
+      }
+      return;
+    }
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (!store || !llvm::is_contained(buffers, store.getMemref()) ||
+        !isa<VectorizedOp>(store->getParentOp()))
+      return;
+    auto load = store.getValueToStore().getDefiningOp<memref::LoadOp>();
+    if (load && isGlobal(load.getMemref())) {
+      store->setAttr("tile.async", UnitAttr::get(op->getContext()));
+      marked = true;
+    }
+  });
+  return marked;
+}
+
 /// Emits one role: `if (first <= t < first + count) { for it < N { ... } }`.
 static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
                       Region &region, Value linear, Value count,
@@ -187,8 +221,26 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
       arith::MulIOp::create(builder, loc, iteration, op.getStep()));
   mapping.map(region.getArgument(0), value);
   mapping.map(region.getArgument(1), stage);
-  for (Operation &nested : region.front().without_terminator())
-    builder.clone(nested, mapping);
+  bool asyncCopies = false;
+  for (Operation &nested : region.front().without_terminator()) {
+    Operation *clone = builder.clone(nested, mapping);
+    if (producer)
+      asyncCopies |= markAsyncCopies(clone, op.getBuffers());
+  }
+  if (asyncCopies) {
+    // The stage is full when this thread's cp.async copies have landed as
+    // well: an arrive triggered by their completion (without .noinc it
+    // raises the pending count first, so the count stays one per thread).
+    Value address = nvgpu::MBarrierGetOp::create(
+        builder, loc, builder.getI32Type(), barriers, full);
+    Value pointer = LLVM::IntToPtrOp::create(
+        builder, loc,
+        LLVM::LLVMPointerType::get(builder.getContext(),
+                                   /*addressSpace=*/3),
+        address);
+    NVVM::CpAsyncMBarrierArriveOp::create(builder, loc, pointer,
+                                          /*noinc=*/IntegerAttr());
+  }
   nvgpu::MBarrierArriveOp::create(builder, loc, barriers,
                                   producer ? full : empty);
 }
