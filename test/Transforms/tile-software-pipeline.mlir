@@ -8,7 +8,8 @@
 // CHECK-LABEL: tile.kernel @two_stages
 // CHECK: %[[S0:.+]] = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[S1:.+]] = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[N:.+]] = arith.maxsi
+// CHECK: arith.maxsi
+// CHECK: %[[N:.+]] = arith.select
 // CHECK: scf.if
 // CHECK:   tile.copy %{{.*}} to %[[S0]] {tile.async}
 // CHECK: nvvm.cp.async.commit.group
@@ -33,47 +34,62 @@
 // BARRIERS-LABEL: tile.kernel @two_stages
 // BARRIERS-COUNT-2: tile.barrier
 // BARRIERS-NOT: tile.barrier
-tile.kernel @two_stages(%X: memref<4096xf32>, %Y: memref<64x64xf32>) grid [1] threads [64] {
+tile.kernel @two_stages(%X: memref<4096xf32>, %Y: memref<64xf32>) grid [1] threads [64] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %tx = tile.thread_id x
   %buf = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_local : memref<1xf32>
+  tile.clear %acc : memref<1xf32>
   tile.pipelined %k = %c0 to %c64 step %c1 stages 2 {
     %off = arith.muli %k, %c64 : index
     tile.copy %X[%off] to %buf : memref<4096xf32> to memref<64xf32, #gpu.address_space<workgroup>>
     %i = arith.subi %c64, %tx : index
     %j = arith.subi %i, %c1 : index
     %v = memref.load %buf[%j] : memref<64xf32, #gpu.address_space<workgroup>>
-    memref.store %v, %Y[%k, %tx] : memref<64x64xf32>
+    %a = memref.load %acc[%c0] : memref<1xf32>
+    %s = arith.addf %a, %v : f32
+    memref.store %s, %acc[%c0] : memref<1xf32>
   }
+  %r = memref.load %acc[%c0] : memref<1xf32>
+  memref.store %r, %Y[%tx] : memref<64xf32>
 }
 
 // -----
 
 // Three stages over a dynamic range: the iteration count is
-// ceil((ub - lb) / step), at least 0; the copies depend on pure ops of the
-// body, cloned with them.
+// ceil((ub - lb) / step), at least 0, and 0 for a step that is not positive
+// (no division by zero); the copies depend on pure ops of the body, cloned
+// with them.
 // CHECK-LABEL: tile.kernel @three_stages
 // BARRIERS-LABEL: tile.kernel @three_stages
 // CHECK-COUNT-3: tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[POS:.+]] = arith.cmpi sgt, %c2{{.*}}, %c0
+// CHECK: %[[DIV:.+]] = arith.select %[[POS]], %c2{{.*}}, %c1
 // CHECK: %[[D:.+]] = arith.subi %{{.*}}, %{{.*}} : index
-// CHECK: arith.ceildivsi %[[D]], %c2
+// CHECK: arith.ceildivsi %[[D]], %[[DIV]]
 // CHECK-COUNT-2: nvvm.cp.async.commit.group
 // CHECK: tile.serial %{{.*}} step %c3
 // CHECK: nvvm.cp.async.wait.group 1
-tile.kernel @three_stages(%X: memref<?xf32>, %Y: memref<?xf32>, %lb: index, %ub: index) grid [1] threads [32] {
+tile.kernel @three_stages(%X: memref<?xf32>, %Y: memref<32xf32>, %lb: index, %ub: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c32 = arith.constant 32 : index
   %tx = tile.thread_id x
   %buf = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_local : memref<1xf32>
+  tile.clear %acc : memref<1xf32>
   tile.pipelined %k = %lb to %ub step %c2 stages 3 {
     %off = arith.muli %k, %c32 : index
     tile.copy %X[%off] to %buf : memref<?xf32> to memref<32xf32, #gpu.address_space<workgroup>>
     %v = memref.load %buf[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
-    %o = arith.addi %off, %tx : index
-    memref.store %v, %Y[%o] : memref<?xf32>
+    %a = memref.load %acc[%c0] : memref<1xf32>
+    %s = arith.addf %a, %v : f32
+    memref.store %s, %acc[%c0] : memref<1xf32>
   }
+  %r = memref.load %acc[%c0] : memref<1xf32>
+  memref.store %r, %Y[%tx] : memref<32xf32>
 }
 
 // -----
@@ -101,7 +117,7 @@ tile.kernel @impure_producer(%X: memref<4096xf32>, %I: memref<64xindex>) grid [1
   %c64 = arith.constant 64 : index
   %buf = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
   tile.pipelined %k = %c0 to %c64 step %c1 stages 2 {
-    // expected-error @below {{a copy of the pipelined loop depends on this 'memref.load', which is not a pure op: it cannot run stages ahead of the rest of the body}}
+    // expected-error @below {{a copy of the pipelined loop depends on this 'memref.load', which has memory effects or regions: it cannot run stages ahead of the rest of the body}}
     %off = memref.load %I[%k] : memref<64xindex>
     tile.copy %X[%off] to %buf : memref<4096xf32> to memref<64xf32, #gpu.address_space<workgroup>>
   }
@@ -153,5 +169,91 @@ tile.kernel @two_copies(%X: memref<4096xf32>) grid [1] threads [64] {
     tile.copy %X[%off] to %buf : memref<4096xf32> to memref<64xf32, #gpu.address_space<workgroup>>
     // expected-error @below {{a second copy into the same shared buffer in a pipelined loop: only one copy may fill each buffer}}
     tile.copy %X[%k] to %buf : memref<4096xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// Regressions from review: the loop writes global memory the copies may
+// read (stages ahead, they would miss it).
+tile.kernel @global_write(%X: memref<64x64xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c63 = arith.constant 63 : index
+  %tx = tile.thread_id x
+  %f = arith.constant 1.0 : f32
+  %buf = tile.alloc_shared : memref<1x64xf32, #gpu.address_space<workgroup>>
+  tile.pipelined %k = %c0 to %c63 step %c1 stages 2 {
+    tile.copy %X[%k, %c0] to %buf : memref<64x64xf32> to memref<1x64xf32, #gpu.address_space<workgroup>>
+    %n = arith.addi %k, %c1 : index
+    // expected-error @below {{'memref.store' may write global memory in a pipelined loop, whose copies read global memory stages ahead: they could miss the write}}
+    memref.store %f, %X[%n, %tx] : memref<64x64xf32>
+  }
+}
+
+// -----
+
+// A copy into part of the buffer: each stage would hold a mix of iterations.
+tile.kernel @partial_copy(%X: memref<4096xf32>, %Y: memref<64xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %buf = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  tile.pipelined %k = %c0 to %c8 step %c1 stages 2 {
+    %off = arith.muli %k, %c8 : index
+    // expected-error @below {{a copy in a pipelined loop must fill its whole shared buffer: each stage holds one iteration's copy}}
+    tile.copy %X[%off] to %buf[%off] shape [8] : memref<4096xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+// A thread-private source is not copied ahead (only global memory is).
+tile.kernel @local_source(%Y: memref<64xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %loc = tile.alloc_local : memref<64xf32>
+  %buf = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-remark @below {{nothing to pipeline}}
+  tile.pipelined %k = %c0 to %c4 step %c1 stages 2 {
+    tile.copy %loc to %buf : memref<64xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
+tile.kernel @nested(%X: memref<64x64xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %buf = tile.alloc_shared : memref<1x64xf32, #gpu.address_space<workgroup>>
+  %buf2 = tile.alloc_shared : memref<1x64xf32, #gpu.address_space<workgroup>>
+  // expected-note @below {{the outer pipelined loop}}
+  tile.pipelined %i = %c0 to %c8 step %c1 stages 2 {
+    tile.copy %X[%i, %c0] to %buf : memref<64x64xf32> to memref<1x64xf32, #gpu.address_space<workgroup>>
+    // expected-error @below {{a multi-stage pipelined loop inside another: its cp.async waits would also wait for the outer loop's copies, and the outer pipeline would not overlap anything}}
+    tile.pipelined %j = %c0 to %c8 step %c1 stages 2 {
+      tile.copy %X[%j, %c0] to %buf2 : memref<64x64xf32> to memref<1x64xf32, #gpu.address_space<workgroup>>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @in_role(%X: memref<64x64xf32>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %buf = tile.alloc_shared : memref<1x64xf32, #gpu.address_space<workgroup>>
+  %tbuf = tile.alloc_shared : memref<1x64xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x64xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+    // expected-error @below {{a multi-stage pipelined loop inside a 'tile.warp_specialize' role: its barriers would wait for the whole block; the role's pipeline is the warp_specialize itself}}
+    tile.pipelined %j = %c0 to %c8 step %c1 stages 2 {
+      tile.copy %X[%j, %c0] to %tbuf : memref<64x64xf32> to memref<1x64xf32, #gpu.address_space<workgroup>>
+    }
+  } consumer(%k, %s) threads 128 {
   }
 }

@@ -140,6 +140,12 @@ bool ThreadUniformity::visit(Operation *op) {
 }
 
 bool ThreadUniformity::isDivergentRegionHolder(Operation *holder) const {
+  // A pipeline whose bounds depend on the thread would have its roles run
+  // different numbers of iterations: the mbarrier counts would never be
+  // reached.
+  if (auto pipeline = dyn_cast<WarpSpecializeOp>(holder))
+    return anyDependent({pipeline.getLowerBound(), pipeline.getUpperBound(),
+                         pipeline.getStep()});
   if (isThreadGroupScope(holder))
     return false;
   if (isa<ParallelOp>(holder))
@@ -162,10 +168,10 @@ Operation *ThreadUniformity::getDivergentAncestor(Operation *op,
                                                   Operation *scope) const {
   for (Operation *holder = op->getParentOp(); holder && holder != scope;
        holder = holder->getParentOp()) {
-    if (isThreadGroupScope(holder))
-      return nullptr;
     if (isDivergentRegionHolder(holder))
       return holder;
+    if (isThreadGroupScope(holder))
+      return nullptr;
   }
   return nullptr;
 }

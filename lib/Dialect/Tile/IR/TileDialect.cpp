@@ -2,6 +2,9 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -25,4 +28,50 @@ void TileDialect::initialize() {
 #define GET_OP_LIST
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
       >();
+}
+
+/// `tile.role_first` / `tile.role_threads` mark the role of a lowered
+/// `tile.warp_specialize` (an scf.if on the linear thread index): collective
+/// ops inside are spread over the role's threads and the condition does not
+/// count as divergence for them. So they are checked: both present, on an
+/// scf.if without else, whose condition is `index < first + threads` (first
+/// role) or `index >= first` (last role), inside the block.
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name != kRoleFirstAttr && name != kRoleThreadsAttr)
+    return success();
+  auto fail = [&](const Twine &why) {
+    return op->emitOpError("'")
+           << name << "' marks a role of a lowered 'tile.warp_specialize': "
+           << why;
+  };
+  auto branch = dyn_cast<scf::IfOp>(op);
+  auto first = op->getAttrOfType<IntegerAttr>(kRoleFirstAttr);
+  auto threads = op->getAttrOfType<IntegerAttr>(kRoleThreadsAttr);
+  if (!branch || branch.elseBlock())
+    return fail("it belongs on an scf.if without else");
+  if (!first || !threads)
+    return fail("'tile.role_first' and 'tile.role_threads' are integers "
+                "that come together");
+  int64_t start = first.getInt(), count = threads.getInt();
+  auto kernel = op->getParentOfType<KernelOp>();
+  int64_t total = kernel ? kernel.getNumThreads() : start + count;
+  if (start < 0 || count <= 0 || start + count > total)
+    return fail("the role's threads must lie inside the block");
+  auto compare = branch.getCondition().getDefiningOp<arith::CmpIOp>();
+  std::optional<int64_t> bound =
+      compare ? getConstantIntValue(compare.getRhs()) : std::nullopt;
+  bool selects =
+      compare && bound &&
+      ((start == 0 && compare.getPredicate() == arith::CmpIPredicate::ult &&
+        *bound == count) ||
+       (start + count == total &&
+        compare.getPredicate() == arith::CmpIPredicate::uge &&
+        *bound == start));
+  if (!selects)
+    return fail("its condition must select exactly the role's threads "
+                "(index < threads for the first role, index >= first for "
+                "the last)");
+  return success();
 }

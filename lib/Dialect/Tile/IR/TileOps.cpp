@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -62,7 +63,9 @@ MemorySpace tile::getMemorySpace(MemRefType type) {
 }
 
 bool tile::isThreadGroupScope(Operation *op) {
-  return isa<KernelOp, WarpSpecializeOp>(op) || op->hasAttr(kRoleThreadsAttr);
+  return isa<KernelOp, WarpSpecializeOp>(op) ||
+         (isa<scf::IfOp>(op) && op->hasAttr(kRoleFirstAttr) &&
+          op->hasAttr(kRoleThreadsAttr));
 }
 
 bool tile::isThreadPrivateBuffer(Value buffer) {

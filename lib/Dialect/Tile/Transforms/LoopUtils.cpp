@@ -27,3 +27,19 @@ LogicalResult tile::unrollFully(scf::ForOp loop) {
   loop.erase();
   return success();
 }
+
+Value tile::buildTripCount(OpBuilder &builder, Location loc, Value lower,
+                           Value upper, Value step) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value positive = arith::CmpIOp::create(builder, loc,
+                                         arith::CmpIPredicate::sgt, step, zero);
+  Value divisor = arith::SelectOp::create(builder, loc, positive, step, one);
+  Value count = arith::MaxSIOp::create(
+      builder, loc,
+      arith::CeilDivSIOp::create(
+          builder, loc, arith::SubIOp::create(builder, loc, upper, lower),
+          divisor),
+      zero);
+  return arith::SelectOp::create(builder, loc, positive, count, zero);
+}

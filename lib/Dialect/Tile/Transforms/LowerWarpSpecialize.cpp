@@ -38,6 +38,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
+#include "tile/Dialect/Tile/Transforms/LoopUtils.h"
 
 #define DEBUG_TYPE "tile-lower-warp-specialize"
 
@@ -278,14 +279,8 @@ static void lower(WarpSpecializeOp op) {
     }
   }
   BarrierOp::create(builder, loc);
-  Value count = arith::MaxSIOp::create(
-      builder, loc,
-      arith::CeilDivSIOp::create(
-          builder, loc,
-          arith::SubIOp::create(builder, loc, op.getUpperBound(),
-                                op.getLowerBound()),
-          op.getStep()),
-      constant(0));
+  Value count = buildTripCount(builder, loc, op.getLowerBound(),
+                               op.getUpperBound(), op.getStep());
   int64_t producers = op.getProducerThreads();
   buildRole(builder, loc, op, op.getProducer(), linear, count, barriers, 0,
             producers, op.getProducerRegs(), /*producer=*/true);

@@ -33,6 +33,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "tile/Dialect/Tile/Transforms/LoopUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 #define DEBUG_TYPE "tile-software-pipeline"
@@ -61,11 +62,6 @@ struct PipelinePlan {
 };
 
 } // namespace
-
-static bool isSharedBuffer(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  return type && getMemorySpace(type) == MemorySpace::Shared;
-}
 
 /// Checks that `buffer` is used only inside `loop`, and there only read
 /// (through views too), apart from the copy that fills it.
@@ -111,6 +107,40 @@ static LogicalResult checkBufferUses(PipelinedOp loop, Value buffer,
   return success();
 }
 
+/// The copies read global memory S - 1 iterations early, so nothing in the
+/// loop may write global memory: kernel arguments may alias, so any such
+/// write could be one the copies should have seen.
+static LogicalResult checkNoGlobalWrites(PipelinedOp loop) {
+  auto isGlobal = [](Value value) {
+    auto type = dyn_cast_or_null<MemRefType>(value ? value.getType() : Type());
+    return type && getMemorySpace(type) == MemorySpace::Global &&
+           !isThreadPrivateBuffer(value);
+  };
+  WalkResult walk = loop.getBody().walk([&](Operation *op) {
+    if (isa<PrintOp>(op))
+      return WalkResult::advance();
+    bool writes = false;
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      writes = llvm::any_of(instances, [&](auto &instance) {
+        return isa<MemoryEffects::Write>(instance.getEffect()) &&
+               (!instance.getValue() || isGlobal(instance.getValue()));
+      });
+    } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+      writes = llvm::any_of(op->getOperands(), isGlobal);
+    }
+    if (!writes)
+      return WalkResult::advance();
+    op->emitError("'")
+        << op->getName()
+        << "' may write global memory in a pipelined loop, whose copies "
+           "read global memory stages ahead: they could miss the write";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 /// Finds the pipelined copies of `loop` and what they depend on. Returns
 /// nullopt when there is nothing to pipeline (with a remark).
 static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
@@ -118,12 +148,25 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
   Block &body = loop.getBody().front();
   for (Operation &op : body.without_terminator()) {
     auto copy = dyn_cast<CopyOp>(op);
-    if (!copy || isSharedBuffer(copy.getSource()))
+    if (!copy ||
+        getMemorySpace(copy.getSource().getType()) != MemorySpace::Global ||
+        isThreadPrivateBuffer(copy.getSource()))
       continue;
     Value target = copy.getTarget();
     auto alloc = target.getDefiningOp<AllocSharedOp>();
     if (!alloc || loop->isAncestor(alloc))
       continue;
+    // Each stage holds one iteration's copy: a copy into part of the buffer
+    // would leave the rest of the stage from another iteration.
+    if (copy.getTileShape() !=
+            llvm::to_vector(copy.getTarget().getType().getShape()) ||
+        llvm::any_of(copy.getTargetIndices(), [](Value index) {
+          return getConstantIntValue(index) != 0;
+        }))
+      return copy.emitError("a copy in a pipelined loop must fill its whole "
+                            "shared buffer: each stage holds one "
+                            "iteration's copy"),
+             failure();
     if (llvm::is_contained(plan.buffers, target))
       return copy.emitError("a second copy into the same shared buffer in "
                             "a pipelined loop: only one copy may fill each "
@@ -150,11 +193,11 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
     if (!def || def->getBlock() != &body || needed.contains(def))
       continue;
-    if (!isPure(def) || def->getNumRegions() != 0)
+    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
       return def->emitError("a copy of the pipelined loop depends on this '")
                  << def->getName()
-                 << "', which is not a pure op: it cannot run stages ahead "
-                    "of the rest of the body",
+                 << "', which has memory effects or regions: it cannot run "
+                    "stages ahead of the rest of the body",
              failure();
     needed.insert(def);
     llvm::append_range(worklist, def->getOperands());
@@ -166,6 +209,8 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
   for (auto [copy, buffer] : llvm::zip(plan.copies, plan.buffers))
     if (failed(checkBufferUses(loop, buffer, copy)))
       return failure();
+  if (failed(checkNoGlobalWrites(loop)))
+    return failure();
   return std::optional<PipelinePlan>(std::move(plan));
 }
 
@@ -179,14 +224,8 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
   };
   Value lower = loop.getLowerBound();
   Value step = loop.getStep();
-  // N = max(0, ceil((ub - lb) / step)).
-  Value count = arith::MaxSIOp::create(
-      builder, loc,
-      arith::CeilDivSIOp::create(
-          builder, loc,
-          arith::SubIOp::create(builder, loc, loop.getUpperBound(), lower),
-          step),
-      constant(0));
+  Value count = buildTripCount(builder, loc, lower, loop.getUpperBound(),
+                               step);
 
   // One buffer per stage; stage 0 is the original.
   SmallVector<SmallVector<Value>> stageBuffers;
@@ -286,6 +325,28 @@ struct TileSoftwarePipeline
       if (loop.getStages() > 1)
         loops.push_back(loop);
     });
+    for (PipelinedOp loop : loops) {
+      if (loop->getParentOfType<WarpSpecializeOp>()) {
+        loop.emitError("a multi-stage pipelined loop inside a "
+                       "'tile.warp_specialize' role: its barriers would "
+                       "wait for the whole block; the role's pipeline is "
+                       "the warp_specialize itself");
+        return signalPassFailure();
+      }
+      for (Operation *parent = loop->getParentOp(); parent;
+           parent = parent->getParentOp()) {
+        auto outer = dyn_cast<PipelinedOp>(parent);
+        if (outer && outer.getStages() > 1) {
+          loop.emitError("a multi-stage pipelined loop inside another: "
+                         "its cp.async waits would also wait for the outer "
+                         "loop's copies, and the outer pipeline would not "
+                         "overlap anything")
+                  .attachNote(outer.getLoc())
+              << "the outer pipelined loop";
+          return signalPassFailure();
+        }
+      }
+    }
     for (PipelinedOp loop : loops) {
       FailureOr<std::optional<PipelinePlan>> plan = analyze(loop);
       if (failed(plan))

@@ -30,6 +30,7 @@ def Tile_Dialect : Dialect {
   ];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
 }
 
 /// Base class of every op of the dialect.

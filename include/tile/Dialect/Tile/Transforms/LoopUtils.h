@@ -13,6 +13,12 @@ namespace mlir::tile {
 /// project's namespace.)
 LogicalResult unrollFully(scf::ForOp loop);
 
+/// Returns the number of iterations of `lb to ub step step` as scf.for runs
+/// them: ceil((ub - lb) / step) when positive, 0 when ub <= lb or the step
+/// is not positive (no division by zero).
+Value buildTripCount(OpBuilder &builder, Location loc, Value lower,
+                     Value upper, Value step);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_TRANSFORMS_LOOPUTILS_H
