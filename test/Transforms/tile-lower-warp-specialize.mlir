@@ -35,6 +35,8 @@
 // CHECK:     tile.copy
 // CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[CEMPTY]]]
 // CHECK: } {tile.role_first = 128 : i64, tile.role_threads = 256 : i64}
+// Both roles are done with the mbarriers before what follows.
+// CHECK-NEXT: tile.barrier
 // Collective ops in a role are spread over that role's threads only: the
 // 64 chunks of 4 elements of each copy go to the role's first 64 threads,
 // numbered from the role's first thread.
@@ -143,6 +145,71 @@ tile.kernel @producer_regs_too_high() grid [1] threads [256] {
   tile.warp_specialize %c0 to %c1 step %c1 stages 1
       buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
       producer(%k, %s) threads 128 regs 200 {
+  } consumer(%k, %s) threads 128 regs 160 {
+  }
+}
+
+// -----
+
+tile.kernel @gpu_barrier_in_role() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+    // expected-error @below {{'gpu.barrier' in the consumer of a 'tile.warp_specialize': only the consumer's threads would reach it, and it waits for the whole block}}
+    gpu.barrier
+  }
+}
+
+// -----
+
+tile.kernel @vector_across_stages(%Y: memref<2x8xf32>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %buf = tile.alloc_shared : memref<2x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c2 step %c1 stages 2
+      buffers(%buf : memref<2x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+    // expected-error @below {{'vector.load' in the consumer must access the slice of its stage}}
+    %v = vector.load %buf[%s, %c0] : memref<2x8xf32, #gpu.address_space<workgroup>>, vector<2x8xf32>
+  }
+}
+
+// -----
+
+tile.kernel @register_pool(%X: memref<8xf32>) grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{the roles' registers (128 x 168 + 256 x 232 = 80896) exceed the block's 64512 (384 threads x 168 at entry): setmaxnreg.inc would wait forever}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 256 regs 232 {
+  }
+}
+
+// -----
+
+tile.kernel @different_regs() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  // expected-note @below {{this one gives other regs}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+  } consumer(%k, %s) threads 128 regs 200 {
+  }
+  // expected-error @below {{every 'tile.warp_specialize' of a kernel must give the same regs (setmaxnreg is not undone after a role)}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 80 {
   } consumer(%k, %s) threads 128 regs 160 {
   }
 }

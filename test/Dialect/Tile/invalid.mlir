@@ -759,3 +759,36 @@ tile.kernel @affine_load_local(%A: memref<128xf32>) grid [1] threads [128] {
     tile.barrier
   }
 }
+
+// -----
+
+// Regression: a warp-specialized pipeline whose bounds depend on the thread
+// would deadlock (its roles would not all arrive on the stage barriers).
+tile.kernel @ws_divergent_bounds() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %tx = tile.thread_id x
+  %ub = arith.remui %tx, %c16 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.warp_specialize' op bounds and step must be the same in every thread: each role's threads all arrive on the stage barriers in every iteration}}
+  tile.warp_specialize %c0 to %ub step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+// Regression: the role attributes of a lowered warp_specialize cannot be
+// put on arbitrary control flow (they exempt it from the divergence check).
+tile.kernel @forged_role(%X: memref<64xf32>) grid [1] threads [64] {
+  %c32 = arith.constant 32 : index
+  %tx = tile.thread_id x
+  %lo = arith.cmpi ult, %tx, %c32 : index
+  // expected-error @below {{'scf.if' op 'tile.role_first' marks a role of a lowered 'tile.warp_specialize': its condition must select exactly the role's threads (index < threads for the first role, index >= first for the last)}}
+  scf.if %lo {
+    tile.barrier
+  } {tile.role_first = 0 : i64, tile.role_threads = 16 : i64}
+}

@@ -468,6 +468,15 @@ static LogicalResult verifyCollectivePlacement(KernelOp kernel) {
   WalkResult result = kernel.getBody().walk([&](CollectiveOpInterface op) {
     if (!op.isCollective())
       return WalkResult::advance();
+    // Every thread of each role must run every iteration, or the mbarrier
+    // counts are never reached.
+    if (auto pipeline = dyn_cast<WarpSpecializeOp>(op.getOperation());
+        pipeline && uniformity.isDivergentRegionHolder(pipeline)) {
+      op->emitOpError("bounds and step must be the same in every thread: "
+                      "each role's threads all arrive on the stage barriers "
+                      "in every iteration");
+      return WalkResult::interrupt();
+    }
     Operation *divergent = uniformity.getDivergentAncestor(op, kernel);
     if (!divergent)
       return WalkResult::advance();

@@ -62,10 +62,20 @@ static std::optional<std::pair<Value, int64_t>> getStageIndex(Operation *op,
     return std::make_pair(first(load.getIndices()), int64_t(1));
   if (auto store = dyn_cast<memref::StoreOp>(op))
     return std::make_pair(first(store.getIndices()), int64_t(1));
+  // A vector as deep as the memref also spans the stage dimension.
+  auto vectorExtent = [](VectorType vector, MemRefType memref) -> int64_t {
+    return vector.getRank() >= memref.getRank()
+               ? vector.getDimSize(vector.getRank() - memref.getRank())
+               : 1;
+  };
   if (auto load = dyn_cast<vector::LoadOp>(op))
-    return std::make_pair(first(load.getIndices()), int64_t(1));
+    return std::make_pair(first(load.getIndices()),
+                          vectorExtent(load.getVectorType(),
+                                       load.getMemRefType()));
   if (auto store = dyn_cast<vector::StoreOp>(op))
-    return std::make_pair(first(store.getIndices()), int64_t(1));
+    return std::make_pair(first(store.getIndices()),
+                          vectorExtent(store.getVectorType(),
+                                       store.getMemRefType()));
   if (auto copy = dyn_cast<CopyOp>(op)) {
     ValueRange indices = copy.getTarget() == buffer ? copy.getTargetIndices()
                                                     : copy.getSourceIndices();
@@ -78,8 +88,13 @@ static std::optional<std::pair<Value, int64_t>> getStageIndex(Operation *op,
 static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
                                StringRef role, bool producer,
                                const SharedMemoryAccessAnalysis &analysis) {
+  auto waitsForBlock = [](Operation *nested) {
+    StringRef name = nested->getName().getStringRef();
+    return isa<BarrierOp, ThreadAllReduceOp, gpu::BarrierOp>(nested) ||
+           name == "nvvm.barrier0" || name == "nvvm.barrier";
+  };
   WalkResult walk = region.walk([&](Operation *nested) {
-    if (isa<BarrierOp, ThreadAllReduceOp>(nested)) {
+    if (waitsForBlock(nested)) {
       nested->emitError("'")
           << nested->getName() << "' in the " << role
           << " of a 'tile.warp_specialize': only the " << role
@@ -287,6 +302,9 @@ static void lower(WarpSpecializeOp op) {
   buildRole(builder, loc, op, op.getConsumer(), linear, count, barriers,
             producers, op.getConsumerThreads(), op.getConsumerRegs(),
             /*producer=*/false);
+  // Every role is done with the mbarriers before anything after the op (a
+  // later run of the same op re-initializes them).
+  BarrierOp::create(builder, loc);
   op.erase();
 }
 
@@ -324,13 +342,42 @@ struct TileLowerWarpSpecialize
       entry = registers;
     }
     if (entry) {
+      WarpSpecializeOp first = *llvm::find_if(ops, [](WarpSpecializeOp op) {
+        return op.getProducerRegs() || op.getConsumerRegs();
+      });
       for (WarpSpecializeOp op : ops) {
-        std::optional<int64_t> producer = op.getProducerRegs();
-        if (producer && *producer > *entry) {
+        // The counts are not restored after a role: every pipeline of the
+        // kernel must ask for the same ones.
+        if (op.getProducerRegs() != first.getProducerRegs() ||
+            op.getConsumerRegs() != first.getConsumerRegs()) {
+          op.emitError("every 'tile.warp_specialize' of a kernel must give "
+                       "the same regs (setmaxnreg is not undone after a "
+                       "role)")
+                  .attachNote(first.getLoc())
+              << "this one gives other regs";
+          return signalPassFailure();
+        }
+        int64_t producer = op.getProducerRegs().value_or(*entry);
+        int64_t consumer = op.getConsumerRegs().value_or(*entry);
+        if (producer > *entry) {
           op.emitError("producer regs (")
-              << *producer << ") exceed the register count at kernel entry ("
+              << producer << ") exceed the register count at kernel entry ("
               << *entry << ", from the block size and the consumer's regs): "
               << "setmaxnreg.dec cannot raise it";
+          return signalPassFailure();
+        }
+        // setmaxnreg.inc waits until the registers are free in the block's
+        // pool, which holds what the threads got at entry.
+        int64_t wanted = producer * op.getProducerThreads() +
+                         consumer * op.getConsumerThreads();
+        int64_t pool = *entry * kernel.getNumThreads();
+        if (wanted > pool) {
+          op.emitError("the roles' registers (")
+              << op.getProducerThreads() << " x " << producer << " + "
+              << op.getConsumerThreads() << " x " << consumer << " = "
+              << wanted << ") exceed the block's " << pool << " ("
+              << kernel.getNumThreads() << " threads x " << *entry
+              << " at entry): setmaxnreg.inc would wait forever";
           return signalPassFailure();
         }
       }
