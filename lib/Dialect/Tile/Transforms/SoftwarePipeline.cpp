@@ -107,14 +107,33 @@ static LogicalResult checkBufferUses(PipelinedOp loop, Value buffer,
   return success();
 }
 
+/// Looks through views to the memref they come from.
+static Value getRootMemRef(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
 /// The copies read global memory S - 1 iterations early, so nothing in the
-/// loop may write global memory: kernel arguments may alias, so any such
-/// write could be one the copies should have seen.
-static LogicalResult checkNoGlobalWrites(PipelinedOp loop) {
+/// loop may write the memory they read. Distinct kernel arguments do not
+/// alias (docs/KernelABI.md), so a write to another argument is fine; a
+/// write to a copy's source, or to global memory not traced to an argument,
+/// is rejected.
+static LogicalResult checkNoGlobalWrites(PipelinedOp loop,
+                                         ArrayRef<CopyOp> copies) {
   auto isGlobal = [](Value value) {
-    auto type = dyn_cast_or_null<MemRefType>(value ? value.getType() : Type());
+    auto type = dyn_cast<MemRefType>(value.getType());
     return type && getMemorySpace(type) == MemorySpace::Global &&
            !isThreadPrivateBuffer(value);
+  };
+  llvm::SmallPtrSet<void *, 4> sources;
+  for (CopyOp copy : copies)
+    sources.insert(getRootMemRef(copy.getSource()).getAsOpaquePointer());
+  auto mayBeSource = [&](Value written) {
+    Value root = getRootMemRef(written);
+    return sources.contains(root.getAsOpaquePointer()) ||
+           !isa<BlockArgument>(root) ||
+           !isa<KernelOp>(cast<BlockArgument>(root).getOwner()->getParentOp());
   };
   WalkResult walk = loop.getBody().walk([&](Operation *op) {
     if (isa<PrintOp>(op))
@@ -124,18 +143,22 @@ static LogicalResult checkNoGlobalWrites(PipelinedOp loop) {
       SmallVector<MemoryEffects::EffectInstance> instances;
       effects.getEffects(instances);
       writes = llvm::any_of(instances, [&](auto &instance) {
-        return isa<MemoryEffects::Write>(instance.getEffect()) &&
-               (!instance.getValue() || isGlobal(instance.getValue()));
+        if (!isa<MemoryEffects::Write>(instance.getEffect()))
+          return false;
+        Value value = instance.getValue();
+        return !value || (isGlobal(value) && mayBeSource(value));
       });
     } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
-      writes = llvm::any_of(op->getOperands(), isGlobal);
+      writes = llvm::any_of(op->getOperands(), [&](Value operand) {
+        return isGlobal(operand) && mayBeSource(operand);
+      });
     }
     if (!writes)
       return WalkResult::advance();
     op->emitError("'")
         << op->getName()
-        << "' may write global memory in a pipelined loop, whose copies "
-           "read global memory stages ahead: they could miss the write";
+        << "' may write global memory that the pipelined loop's copies read "
+           "stages ahead: they could miss the write";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());
@@ -209,7 +232,7 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
   for (auto [copy, buffer] : llvm::zip(plan.copies, plan.buffers))
     if (failed(checkBufferUses(loop, buffer, copy)))
       return failure();
-  if (failed(checkNoGlobalWrites(loop)))
+  if (failed(checkNoGlobalWrites(loop, plan.copies)))
     return failure();
   return std::optional<PipelinePlan>(std::move(plan));
 }
