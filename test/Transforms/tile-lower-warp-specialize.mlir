@@ -213,3 +213,34 @@ tile.kernel @different_regs() grid [1] threads [256] {
   } consumer(%k, %s) threads 128 regs 160 {
   }
 }
+
+// -----
+
+// Regression: only copies from global memory become cp.async; a producer
+// store of a value from a thread-private buffer (default memory space, like
+// global) stays a plain store, and the stage completes on the plain arrive.
+// CHECK-LABEL: tile.kernel @local_source
+// CHECK: memref.store
+// CHECK-NOT: tile.async
+// CHECK-NOT: nvvm.cp.async.mbarrier.arrive
+// CHECK: nvgpu.mbarrier.arrive
+tile.kernel @local_source() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %loc = tile.alloc_local : memref<4xf32>
+  tile.clear %loc : memref<4xf32>
+  %buf = tile.alloc_shared : memref<1x512xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x512xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+    %tx = tile.thread_id x
+    %base = arith.muli %tx, %c4 : index
+    tile.vectorized %e = %c0 to %c4 step %c1 {
+      %v = memref.load %loc[%e] : memref<4xf32>
+      %i = arith.addi %base, %e : index
+      memref.store %v, %buf[%s, %i] : memref<1x512xf32, #gpu.address_space<workgroup>>
+    }
+  } consumer(%k, %s) threads 128 {
+  }
+}

@@ -81,6 +81,12 @@ bool tile::isThreadPrivateBuffer(Value buffer) {
   return type && getMemorySpace(type) == MemorySpace::Local;
 }
 
+bool tile::isGlobalBuffer(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && getMemorySpace(type) == MemorySpace::Global &&
+         !isThreadPrivateBuffer(value);
+}
+
 static std::string formatExtents(ArrayRef<int64_t> extents) {
   std::string text;
   llvm::raw_string_ostream os(text);

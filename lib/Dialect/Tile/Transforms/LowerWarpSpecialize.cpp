@@ -153,14 +153,10 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
 /// global memory. Returns true when there is one.
 static bool markAsyncCopies(Operation *root, ValueRange buffers) {
   bool marked = false;
-  auto isGlobal = [](Value memref) {
-    return getMemorySpace(cast<MemRefType>(memref.getType())) ==
-           MemorySpace::Global;
-  };
   root->walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
       if (llvm::is_contained(buffers, copy.getTarget()) &&
-          isGlobal(copy.getSource())) {
+          isGlobalBuffer(copy.getSource())) {
         copy->setAttr("tile.async", UnitAttr::get(op->getContext()));
         marked = true;
       }
@@ -171,7 +167,7 @@ static bool markAsyncCopies(Operation *root, ValueRange buffers) {
         !isa<VectorizedOp>(store->getParentOp()))
       return;
     auto load = store.getValueToStore().getDefiningOp<memref::LoadOp>();
-    if (load && isGlobal(load.getMemref())) {
+    if (load && isGlobalBuffer(load.getMemref())) {
       store->setAttr("tile.async", UnitAttr::get(op->getContext()));
       marked = true;
     }

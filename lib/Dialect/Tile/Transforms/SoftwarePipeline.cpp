@@ -121,11 +121,6 @@ static Value getRootMemRef(Value memref) {
 /// is rejected.
 static LogicalResult checkNoGlobalWrites(PipelinedOp loop,
                                          ArrayRef<CopyOp> copies) {
-  auto isGlobal = [](Value value) {
-    auto type = dyn_cast<MemRefType>(value.getType());
-    return type && getMemorySpace(type) == MemorySpace::Global &&
-           !isThreadPrivateBuffer(value);
-  };
   llvm::SmallPtrSet<void *, 4> sources;
   for (CopyOp copy : copies)
     sources.insert(getRootMemRef(copy.getSource()).getAsOpaquePointer());
@@ -146,11 +141,11 @@ static LogicalResult checkNoGlobalWrites(PipelinedOp loop,
         if (!isa<MemoryEffects::Write>(instance.getEffect()))
           return false;
         Value value = instance.getValue();
-        return !value || (isGlobal(value) && mayBeSource(value));
+        return !value || (isGlobalBuffer(value) && mayBeSource(value));
       });
     } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
       writes = llvm::any_of(op->getOperands(), [&](Value operand) {
-        return isGlobal(operand) && mayBeSource(operand);
+        return isGlobalBuffer(operand) && mayBeSource(operand);
       });
     }
     if (!writes)
@@ -171,9 +166,7 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
   Block &body = loop.getBody().front();
   for (Operation &op : body.without_terminator()) {
     auto copy = dyn_cast<CopyOp>(op);
-    if (!copy ||
-        getMemorySpace(copy.getSource().getType()) != MemorySpace::Global ||
-        isThreadPrivateBuffer(copy.getSource()))
+    if (!copy || !isGlobalBuffer(copy.getSource()))
       continue;
     Value target = copy.getTarget();
     auto alloc = target.getDefiningOp<AllocSharedOp>();

@@ -263,7 +263,7 @@ static bool buildAsyncCopy(OpBuilder &builder, Location loc, Operation &store,
   auto load = value.getDefiningOp<vector::LoadOp>();
   auto targetType = cast<MemRefType>(target.getType());
   if (!load || getMemorySpace(targetType) != MemorySpace::Shared ||
-      getMemorySpace(load.getMemRefType()) != MemorySpace::Global ||
+      !isGlobalBuffer(load.getBase()) ||
       (bytes != 4 && bytes != 8 && bytes != 16))
     return false;
   int64_t elements = cast<VectorType>(value.getType()).getNumElements();

@@ -56,6 +56,10 @@ MemorySpace getMemorySpace(MemRefType type);
 /// `tile.alloc_local` or `memref.alloca`, or in `private` memory.
 bool isThreadPrivateBuffer(Value buffer);
 
+/// Returns true when `value` is a memref of global memory: global memory
+/// space (or none) and not a thread-private buffer.
+bool isGlobalBuffer(Value value);
+
 /// Byte size of one element of a buffer: integers and floats rounded up to
 /// whole bytes, `index` as 8 bytes, vectors as their element count times
 /// the size of their element.
