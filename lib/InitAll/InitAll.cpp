@@ -79,5 +79,6 @@ void mlir::tile::registerAllPasses() {
 
   registerTilePasses();
   registerTileConversionPasses();
+  registerTileToHostPipeline();
   registerTileToPTXPipeline();
 }

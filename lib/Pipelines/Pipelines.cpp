@@ -3,6 +3,7 @@
 #include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -110,6 +111,36 @@ void tile::registerTileToPTXPipeline() {
       "Lower tile kernels to PTX: tile passes, tile-to-gpu, NVVM, "
       "PTX per kernel (compiled in parallel)",
       buildTileToPTXPipeline);
+}
+
+void tile::buildGPUToHostPipeline(OpPassManager &pm,
+                                  const TileToHostOptions &options) {
+  TileGPUToHostOptions host;
+  host.raceCheck = options.raceCheck;
+  host.testSkipBarrier = options.testSkipBarrier;
+  host.testSkipBarrierKernel = options.testSkipBarrierKernel;
+  pm.addPass(createTileGPUToHost(host));
+  pm.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void tile::registerTileToHostPipeline() {
+  PassPipelineRegistration<TileToHostOptions>(
+      "tile-to-host",
+      "Lower tile kernels for the CPU target: tile passes, tile-to-gpu, then "
+      "one host function per kernel that runs one thread, in the LLVM dialect",
+      [](OpPassManager &pm, const TileToHostOptions &options) {
+        buildTileToGPUPipeline(pm, TileToPTXOptions());
+        buildGPUToHostPipeline(pm, options);
+      });
 }
 
 FailureOr<SmallVector<KernelPTX>>

@@ -27,7 +27,9 @@ TimingReport tile::runner::summarize(std::vector<double> samples,
 }
 
 bool RunReport::passed() const {
-  return llvm::all_of(outputs,
+  return findings.empty() && races == 0 && outOfBounds == 0 &&
+         deadlocks == 0 &&
+         llvm::all_of(outputs,
                       [](const OutputReport &o) { return o.comparison.passed; });
 }
 
@@ -59,6 +61,18 @@ void tile::runner::printTable(const RunReport &report, llvm::raw_ostream &os) {
           output.name, getElementName(output.kind), c.relativeL2, c.maxAbs,
           c.tolerance, c.unwritten, result);
     }
+  }
+  if (report.raceChecked || !report.findings.empty() || report.races ||
+      report.outOfBounds || report.deadlocks) {
+    os << llvm::formatv("{0}{1} out-of-bounds, {2} deadlocks\n",
+                        report.raceChecked
+                            ? llvm::formatv("race check: {0} races, ",
+                                            report.races)
+                                  .str()
+                            : std::string(),
+                        report.outOfBounds, report.deadlocks);
+    for (const std::string &finding : report.findings)
+      os << "  " << finding << "\n";
   }
   if (report.timing) {
     const TimingReport &t = *report.timing;
@@ -98,6 +112,17 @@ void tile::runner::printJSON(const RunReport &report, llvm::raw_ostream &os) {
     root["reference"] = report.reference;
     root["check_runs"] = static_cast<int64_t>(report.checkRuns);
     root["outputs"] = std::move(outputs);
+  }
+  if (report.raceChecked)
+    root["races"] = static_cast<int64_t>(report.races);
+  if (report.raceChecked || !report.findings.empty() || report.outOfBounds ||
+      report.deadlocks) {
+    root["out_of_bounds"] = static_cast<int64_t>(report.outOfBounds);
+    root["deadlocks"] = static_cast<int64_t>(report.deadlocks);
+    llvm::json::Array findings;
+    for (const std::string &finding : report.findings)
+      findings.push_back(finding);
+    root["findings"] = std::move(findings);
   }
   if (report.timing) {
     const TimingReport &t = *report.timing;

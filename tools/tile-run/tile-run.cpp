@@ -1,13 +1,17 @@
-//===- tile-run.cpp - Run, check and time a tile kernel on the GPU --------===//
+//===- tile-run.cpp - Run, check and time a tile kernel -------------------===//
 //
 // tile-run FILE.mlir [--kernel NAME] [--shape A=16x32] [--arg n=7]
 //                    [--check] [--bench] [--json]
+//                    [--target=auto|gpu|cpu] [--race-check]
 //
 // Compiles the file in-process with the tile-to-ptx pipeline, allocates the
 // kernel's buffers (inputs random, write-only outputs poisoned), launches it
 // through the CUDA driver, compares the outputs with the kernel's reference
 // (a func.func JIT-compiled for the CPU, or another kernel run on the GPU)
-// and times it the BENCH.md way. Exit status: 0 passed, 1 failed or error.
+// and times it the BENCH.md way. The CPU target (the default without a GPU)
+// runs the kernel on the host instead, one fiber per GPU thread, and with
+// --race-check reports shared-memory races (docs/CPUTarget.md). Exit status:
+// 0 passed, 1 failed or error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +23,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "tile/InitAll.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Runner/CPUTarget.h"
 #include "tile/Runner/KernelPlan.h"
 #include "tile/Runner/ReferenceJIT.h"
 #include "tile/Runner/Report.h"
@@ -32,6 +37,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <thread>
 
 using namespace mlir;
 using namespace ::tile::runner;
@@ -85,6 +91,33 @@ static cl::opt<int> deviceOrdinal("device", cl::init(0),
 static cl::opt<std::string> chip("chip", cl::init("sm_90a"),
                                  cl::desc("Target GPU architecture"),
                                  cl::cat(category));
+enum class Target { Auto, GPU, CPU };
+static cl::opt<Target> target(
+    "target", cl::init(Target::Auto),
+    cl::desc("Where the kernel runs (default: the GPU when one is present, "
+             "else the CPU)"),
+    cl::values(clEnumValN(Target::Auto, "auto", "the GPU if present, else "
+                                                 "the CPU"),
+               clEnumValN(Target::GPU, "gpu", "the GPU, through the CUDA "
+                                              "driver"),
+               clEnumValN(Target::CPU, "cpu",
+                          "the CPU: one fiber per GPU thread, exact "
+                          "thread-level semantics")),
+    cl::cat(category));
+static cl::opt<bool> raceCheck(
+    "race-check",
+    cl::desc("CPU target: report shared-memory accesses of different threads "
+             "of a block that no barrier orders (implies --target=cpu)"),
+    cl::cat(category));
+static cl::opt<unsigned> workers(
+    "workers", cl::init(0),
+    cl::desc("CPU target: OS threads running blocks (default: one per core)"),
+    cl::cat(category));
+static cl::opt<int> testSkipBarrier(
+    "test-skip-barrier", cl::init(-1),
+    cl::desc("CPU target, testing the race check: remove the kernel's N-th "
+             "block barrier (from 0, in program order)"),
+    cl::cat(category));
 static cl::opt<std::string> dumpPTX("dump-ptx",
                                     cl::desc("Also write the kernel's PTX to a file"),
                                     cl::cat(category));
@@ -221,6 +254,116 @@ static int64_t getDynamicSharedBytes(ModuleOp module, StringRef name) {
   return bytes;
 }
 
+/// Compares the written buffers of `plan` in `actual` with `expected`.
+static std::vector<OutputReport>
+compareOutputs(const KernelPlan &plan,
+               const std::vector<std::unique_ptr<HostBuffer>> &actual,
+               const std::vector<std::unique_ptr<HostBuffer>> &expected) {
+  std::vector<OutputReport> outputs;
+  for (auto [index, argument] : llvm::enumerate(plan.arguments)) {
+    if (!argument.isBuffer || !argument.written)
+      continue;
+    bool poisoned = !argument.read;
+    outputs.push_back({argument.name, argument.kind,
+                       compare(*actual[index], *expected[index], poisoned)});
+  }
+  return outputs;
+}
+
+static std::vector<HostBuffer *>
+getPointers(const std::vector<std::unique_ptr<HostBuffer>> &buffers) {
+  std::vector<HostBuffer *> pointers;
+  for (const std::unique_ptr<HostBuffer> &buffer : buffers)
+    pointers.push_back(buffer.get());
+  return pointers;
+}
+
+/// Adds what the CPU runtime found in a launch of `kernel` to `report`.
+static void addFindings(RunReport &report, llvm::StringRef kernel,
+                        const ::tile::cpu::LaunchResult &result) {
+  report.races += result.races;
+  report.outOfBounds += result.outOfBounds;
+  report.deadlocks += result.deadlocks;
+  for (const std::string &finding : result.reports)
+    report.findings.push_back(("@" + kernel + ": " + finding).str());
+}
+
+/// The CPU target: lowers `lowered` (after tile-to-gpu) for the host, runs
+/// the kernel and its reference there, checks, prints the report.
+static int runOnCPUTarget(ModuleOp lowered, const KernelPlan &plan,
+                          const std::optional<KernelPlan> &referencePlan,
+                          Operation *reference,
+                          std::chrono::steady_clock::time_point compileStart) {
+  CPUCompileOptions options;
+  options.raceCheck = raceCheck;
+  options.skipBarrier = testSkipBarrier;
+  options.skipBarrierKernel = mlir::tile::KernelOp(plan.kernel).getSymName().str();
+  llvm::Expected<std::unique_ptr<CPUProgram>> program =
+      CPUProgram::compile(lowered, options);
+  if (!program)
+    return fail(program.takeError());
+  RunReport report;
+  report.file = inputFile;
+  report.kernel = mlir::tile::KernelOp(plan.kernel).getSymName().str();
+  unsigned threads = workers ? workers.getValue()
+                             : std::max(1u, std::thread::hardware_concurrency());
+  report.device = llvm::formatv("CPU ({0} worker thread{1}{2})", threads,
+                                threads == 1 ? "" : "s",
+                                raceCheck ? ", race check" : "")
+                      .str();
+  report.raceChecked = raceCheck;
+  report.compileMs = std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - compileStart)
+                         .count();
+
+  std::vector<std::unique_ptr<HostBuffer>> hosts = makeHostBuffers(plan);
+  std::vector<std::unique_ptr<HostBuffer>> initial = copyBuffers(hosts);
+  auto run = [&](const KernelPlan &kernelPlan,
+                 std::vector<std::unique_ptr<HostBuffer>> &buffers)
+      -> llvm::Error {
+    llvm::StringRef name = mlir::tile::KernelOp(kernelPlan.kernel).getSymName();
+    llvm::Expected<::tile::cpu::LaunchResult> result =
+        (*program)->launch(name, kernelPlan, getPointers(buffers), threads);
+    if (!result)
+      return result.takeError();
+    addFindings(report, name, *result);
+    return llvm::Error::success();
+  };
+  if (llvm::Error error = run(plan, hosts))
+    return fail(std::move(error));
+
+  if (reference) {
+    std::vector<std::unique_ptr<HostBuffer>> expected = copyBuffers(initial);
+    if (auto func = dyn_cast<func::FuncOp>(reference)) {
+      if (llvm::Error error =
+              runOnCPU(func, plan.arguments, getPointers(expected)))
+        return fail(std::move(error));
+      report.reference = ("@" + func.getSymName() + " (CPU)").str();
+    } else {
+      if (llvm::Error error = run(*referencePlan, expected))
+        return fail(std::move(error));
+      report.reference =
+          ("@" + mlir::tile::KernelOp(referencePlan->kernel).getSymName() + " (CPU)").str();
+    }
+    report.outputs = compareOutputs(plan, hosts, expected);
+    report.checkRuns = 1;
+    for (unsigned again = 1; again < checkRepeat && report.passed();
+         ++again) {
+      std::vector<std::unique_ptr<HostBuffer>> buffers = copyBuffers(initial);
+      if (llvm::Error error = run(plan, buffers))
+        return fail(std::move(error));
+      report.outputs = compareOutputs(plan, buffers, expected);
+      report.checkRuns = again + 1;
+    }
+  }
+
+  if (json)
+    printJSON(report, llvm::outs());
+  else
+    printTable(report, llvm::outs());
+  return report.passed() ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -229,6 +372,21 @@ int main(int argc, char **argv) {
 
   PlanOptions planOptions;
   planOptions.seed = seed;
+  if (raceCheck) {
+    if (target == Target::GPU)
+      return fail("--race-check runs on the CPU target, not with "
+                  "--target=gpu");
+    target = Target::CPU;
+  }
+  if (testSkipBarrier >= 0) {
+    if (target == Target::GPU)
+      return fail("--test-skip-barrier runs on the CPU target, not with "
+                  "--target=gpu");
+    target = Target::CPU;
+  }
+  if (bench && target == Target::CPU)
+    return fail("--bench times kernels on the GPU; the CPU target runs them "
+                "to check them");
   if (deviceOrdinal < 0)
     return fail("--device " + llvm::Twine(deviceOrdinal.getValue()) +
                 ": expected a device number, 0 or more");
@@ -329,6 +487,21 @@ int main(int argc, char **argv) {
     referencePlan = std::move(*planned);
   }
 
+  // The target: the GPU when it opens, unless the CPU was asked for.
+  std::unique_ptr<::tile::runtime::Device> gpu;
+  if (target != Target::CPU) {
+    llvm::Expected<std::unique_ptr<::tile::runtime::Device>> device =
+        ::tile::runtime::Device::open(deviceOrdinal);
+    if (device) {
+      gpu = std::move(*device);
+    } else if (target == Target::GPU || bench) {
+      return fail(device.takeError());
+    } else {
+      llvm::errs() << "tile-run: no GPU (" << llvm::toString(device.takeError())
+                   << "): running on the CPU target\n";
+    }
+  }
+
   // Compile a copy of the module.
   auto compileStart = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> lowered = module->clone();
@@ -338,6 +511,9 @@ int main(int argc, char **argv) {
   mlir::tile::buildTileToGPUPipeline(toGPU, ptxOptions);
   if (failed(toGPU.run(*lowered)))
     return fail("compilation failed");
+  if (!gpu)
+    return runOnCPUTarget(*lowered, *plan, referencePlan, reference,
+                          compileStart);
   int64_t sharedBytes = getDynamicSharedBytes(*lowered, kernel.getSymName());
   int64_t referenceSharedBytes =
       reference ? getDynamicSharedBytes(
@@ -365,10 +541,7 @@ int main(int argc, char **argv) {
   }
 
   // The device.
-  llvm::Expected<std::unique_ptr<::tile::runtime::Device>> device =
-      ::tile::runtime::Device::open(deviceOrdinal);
-  if (!device)
-    return fail(device.takeError());
+  std::unique_ptr<::tile::runtime::Device> *device = &gpu;
   llvm::Expected<::tile::runtime::Module> gpuModule = (*device)->loadPTX(*ptx);
   if (!gpuModule)
     return fail(gpuModule.takeError());
@@ -435,16 +608,7 @@ int main(int argc, char **argv) {
     }
     auto compareAll = [&](const std::vector<std::unique_ptr<HostBuffer>>
                               &actual) {
-      std::vector<OutputReport> outputs;
-      for (auto [index, argument] : llvm::enumerate(plan->arguments)) {
-        if (!argument.isBuffer || !argument.written)
-          continue;
-        bool poisoned = !argument.read;
-        outputs.push_back({argument.name, argument.kind,
-                           compare(*actual[index], *expected[index],
-                                   poisoned)});
-      }
-      return outputs;
+      return compareOutputs(*plan, actual, expected);
     };
     report.outputs = compareAll(hosts);
     // Launches 2..N, each on fresh inputs: the first failing one is kept.

@@ -5,6 +5,58 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileGPUToHost : Pass<"tile-gpu-to-host", "::mlir::ModuleOp"> {
+  let summary = "Turn each gpu.func into a host function that runs one thread";
+  let description = [{
+    The CPU target's lowering (docs/CPUTarget.md). Runs on the output of
+    `tile-to-gpu`: each kernel `gpu.func @K` becomes a public
+    `func.func @K(%context: memref<16xi64>, %shared: memref<?xi8>, args...)`
+    that executes one GPU thread; the CPU runtime (lib/Runtime/CPURuntime)
+    calls it once per thread, each thread a fiber. The `gpu.module`s and the
+    host launchers are removed; other `func.func`s (references) stay.
+
+    - Thread, block and grid indices and extents (`gpu.*_id`, `gpu.*_dim`,
+      `gpu.lane_id`, `nvvm.read.ptx.sreg.*`) are loads from `%context`
+      (the `tile::cpu::ContextSlot` layout).
+    - Workgroup memory (`memref.global`s in the workgroup address space,
+      `gpu.dynamic_shared_memory`, `nvgpu.mbarrier.create`) becomes views of
+      `%shared`, the block's arena, laid out in that order; the arena size is
+      the function's `tile.cpu.shared_bytes`. Memref types lose the
+      workgroup address space.
+    - `gpu.barrier`, `gpu.shuffle` and the mbarrier ops become calls into the
+      runtime; `nvgpu.device_async_copy` becomes element loads and stores
+      (it is complete when issued, a valid execution of the asynchronous
+      copy), so the cp.async group ops and `nvvm.setmaxregister` vanish.
+    - Every memref access checks its indices against the memref's sizes; an
+      out-of-bounds access calls `tile_rt_out_of_bounds` instead (a load
+      then reads 0).
+    - With `race-check`, every access to workgroup memory also reports its
+      address, size and kind to the runtime's race detector.
+
+    Every call into the runtime carries a site number; the module attribute
+    `tile.cpu.sites` holds their descriptions (location, op, memref type).
+    A gpu, nvgpu or NVVM op without a CPU meaning is an error naming it.
+  }];
+  let options = [
+    Option<"raceCheck", "race-check", "bool", "false",
+           "Report workgroup-memory accesses to the race detector">,
+    Option<"testSkipBarrier", "test-skip-barrier", "int", "-1",
+           "Testing the race check: remove the N-th block barrier (from 0, "
+           "in program order) of kernel test-skip-barrier-kernel">,
+    Option<"testSkipBarrierKernel", "test-skip-barrier-kernel",
+           "std::string", "\"\"",
+           "The kernel whose barrier test-skip-barrier removes">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def TileMathToIntrinsics : Pass<"tile-math-to-intrinsics"> {
   let summary = "Lower math.fma to llvm.intr.fma instead of a libdevice call";
   let description = [{

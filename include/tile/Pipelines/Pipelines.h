@@ -52,6 +52,33 @@ void buildGPUToPTXPipeline(OpPassManager &pm, const TileToPTXOptions &options);
 /// Registers `tile-to-ptx` with the pass registry.
 void registerTileToPTXPipeline();
 
+/// Options of the CPU target's pipeline (docs/CPUTarget.md).
+struct TileToHostOptions : public PassPipelineOptions<TileToHostOptions> {
+  Option<bool> raceCheck{
+      *this, "race-check",
+      llvm::cl::desc("Report workgroup-memory accesses to the CPU runtime's "
+                     "race detector"),
+      llvm::cl::init(false)};
+  Option<int> testSkipBarrier{
+      *this, "test-skip-barrier",
+      llvm::cl::desc("Testing the race check: remove the N-th block barrier "
+                     "of kernel test-skip-barrier-kernel"),
+      llvm::cl::init(-1)};
+  Option<std::string> testSkipBarrierKernel{
+      *this, "test-skip-barrier-kernel",
+      llvm::cl::desc("The kernel whose barrier test-skip-barrier removes"),
+      llvm::cl::init("")};
+};
+
+/// Adds the passes that lower the output of buildTileToGPUPipeline for the
+/// CPU target: each kernel becomes a host function running one thread
+/// (tile-gpu-to-host), then the LLVM dialect for the host.
+void buildGPUToHostPipeline(OpPassManager &pm, const TileToHostOptions &options);
+
+/// Registers `tile-to-host` (tile passes, tile-to-gpu, then the above) with
+/// the pass registry.
+void registerTileToHostPipeline();
+
 /// The PTX of one kernel: one gpu.binary, compiled from the kernel's own
 /// gpu.module.
 struct KernelPTX {

@@ -45,7 +45,15 @@ struct RunReport {
   unsigned checkRuns = 0;
   std::vector<OutputReport> outputs;
   std::optional<TimingReport> timing;
+  /// CPU target: what the runtime found (races with --race-check,
+  /// out-of-bounds accesses, deadlocks), one line each, and their counts.
+  bool raceChecked = false;
+  std::vector<std::string> findings;
+  uint64_t races = 0;
+  uint64_t outOfBounds = 0;
+  uint64_t deadlocks = 0;
 
+  /// Every output matches and the runtime found nothing.
   bool passed() const;
 };
 

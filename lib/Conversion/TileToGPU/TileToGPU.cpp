@@ -270,7 +270,9 @@ struct NullaryOpLowering : OpConversionPattern<TileOp> {
   LogicalResult
   matchAndRewrite(TileOp op, typename TileOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<GPUOp>(op);
+    auto replacement = rewriter.replaceOpWithNewOp<GPUOp>(op);
+    // Where a barrier comes from (kInsertedByAttr) outlives the tile op.
+    replacement->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     return success();
   }
 };

@@ -1268,3 +1268,10 @@ LogicalResult PrintOp::verify() {
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+
+BarrierOp mlir::tile::createCompilerBarrier(OpBuilder &builder, Location loc,
+                                            StringRef pass) {
+  auto barrier = BarrierOp::create(builder, loc);
+  barrier->setAttr(kInsertedByAttr, builder.getStringAttr(pass));
+  return barrier;
+}

@@ -101,7 +101,7 @@ private:
     LLVM_DEBUG(llvm::dbgs() << "barrier before " << *later.op << "\n  after "
                             << *earlier.op << "\n");
     OpBuilder builder(op);
-    BarrierOp::create(builder, op->getLoc());
+    createCompilerBarrier(builder, op->getLoc(), "tile-insert-barriers");
     ++numInserted;
   }
 

@@ -153,7 +153,7 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
     Value slots = allocateSlots(b, loc, kernel, value.getType());
     Value linear = buildLinearThreadId(b, loc, kernel);
     memref::StoreOp::create(b, loc, value, slots, linear);
-    BarrierOp::create(b, loc);
+    createCompilerBarrier(b, loc, "tile-lower-reductions");
     Value base = arith::AndIOp::create(b, loc, linear,
                                        constantIndex(b, loc, ~warpMask));
     SmallVector<int64_t> warpBits;
@@ -174,7 +174,7 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
                         : partial;
     }
     // The slots may be written again (a loop): wait for every reader.
-    BarrierOp::create(b, loc);
+    createCompilerBarrier(b, loc, "tile-lower-reductions");
     return accumulated;
   }
 
@@ -221,7 +221,7 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
     };
     Value own = slotOf(rank);
     memref::StoreOp::create(b, loc, op.getValue(), slots, own);
-    BarrierOp::create(b, loc);
+    createCompilerBarrier(b, loc, "tile-lower-reductions");
     for (int64_t stride = llvm::PowerOf2Ceil(groupSize) / 2; stride >= 1;
          stride /= 2) {
       Value partner = arith::AddIOp::create(b, loc, rank,
@@ -242,11 +242,11 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
                                 combine(b, loc, op.getKind(), mine, theirs),
                                 slots, own);
       }
-      BarrierOp::create(b, loc);
+      createCompilerBarrier(b, loc, "tile-lower-reductions");
     }
     Value result =
         memref::LoadOp::create(b, loc, slots, slotOf(constantIndex(b, loc, 0)));
-    BarrierOp::create(b, loc);
+    createCompilerBarrier(b, loc, "tile-lower-reductions");
     return result;
   }
 };

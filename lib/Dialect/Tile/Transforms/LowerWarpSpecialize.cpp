@@ -289,7 +289,7 @@ static void lower(WarpSpecializeOp op) {
                                     /*predicate=*/Value());
     }
   }
-  BarrierOp::create(builder, loc);
+  createCompilerBarrier(builder, loc, "tile-lower-warp-specialize");
   Value count = buildTripCount(builder, loc, op.getLowerBound(),
                                op.getUpperBound(), op.getStep());
   int64_t producers = op.getProducerThreads();
@@ -300,7 +300,7 @@ static void lower(WarpSpecializeOp op) {
             /*producer=*/false);
   // Every role is done with the mbarriers before anything after the op (a
   // later run of the same op re-initializes them).
-  BarrierOp::create(builder, loc);
+  createCompilerBarrier(builder, loc, "tile-lower-warp-specialize");
   op.erase();
 }
 

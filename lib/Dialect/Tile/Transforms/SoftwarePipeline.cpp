@@ -309,7 +309,7 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
                        .getResult();
       auto buildIteration = [&] {
         NVVM::CpAsyncWaitGroupOp::create(builder, loc, stages - 2);
-        BarrierOp::create(builder, loc);
+        createCompilerBarrier(builder, loc, "tile-software-pipeline");
         issueCopies(arith::AddIOp::create(builder, loc, iteration,
                                           constant(stages - 1)),
                     (j + stages - 1) % stages);

@@ -40,6 +40,15 @@ constexpr llvm::StringLiteral kMaxRegistersAttr = "tile.max_registers";
 /// Registers of an SM (sm_90), shared by the threads of its blocks.
 constexpr int64_t kRegistersPerSM = 65536;
 
+/// Marks a barrier the compiler placed with the pass that placed it, kept
+/// down to `gpu.barrier` so that tools can say where a barrier comes from
+/// (the CPU target's reports, its barrier-removal test hook).
+constexpr llvm::StringLiteral kInsertedByAttr = "tile.inserted_by";
+
+/// Creates a `tile.barrier` marked as placed by `pass`.
+BarrierOp createCompilerBarrier(OpBuilder &builder, Location loc,
+                                StringRef pass);
+
 /// True for the ops whose regions are run by a fixed group of threads as a
 /// whole (the kernel, a warp-specialized pipeline, a role of one).
 bool isThreadGroupScope(Operation *op);

@@ -1,0 +1,129 @@
+//===- CPURuntime.h - GPU kernels on the CPU, thread by thread --*- C++ -*-===//
+//
+// Executes a GPU kernel compiled into a host function that runs ONE GPU
+// thread. Blocks are spread over OS worker threads; inside a block every GPU
+// thread is a fiber on its worker, so the block's threads share one shared
+// memory arena and interleave only inside the runtime's synchronization calls
+// (barriers, warp shuffles, mbarrier waits). The result is exact thread-level
+// semantics rather than speed: a kernel that needs its barriers behaves as on
+// the GPU, a missing barrier can be reported as a shared-memory race, and a
+// block whose threads can never all proceed is reported as a deadlock instead
+// of hanging.
+//
+// The compiled kernel calls the `tile_rt_*` entry points declared at the end;
+// they act on the calling GPU thread. No LLVM or MLIR here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_CPURUNTIME_H
+#define TILE_RUNTIME_CPURUNTIME_H
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tile::cpu {
+
+/// Indices into the per-thread context array the kernel function receives.
+enum ContextSlot : int {
+  kThreadIdX = 0,
+  kThreadIdY,
+  kThreadIdZ,
+  kBlockIdX,
+  kBlockIdY,
+  kBlockIdZ,
+  kBlockDimX,
+  kBlockDimY,
+  kBlockDimZ,
+  kGridDimX,
+  kGridDimY,
+  kGridDimZ,
+  kContextSlots = 16
+};
+
+/// The most threads a block may have, as on every CUDA GPU since sm_20.
+constexpr int64_t kMaxBlockThreads = 1024;
+
+/// The most report strings a LaunchResult keeps (its counts stay exact).
+constexpr size_t kMaxReports = 100;
+
+/// Runs one GPU thread: `context` points at kContextSlots int64 values (the
+/// slots above, the rest 0), `arena` at the block's shared memory
+/// (LaunchSpec::sharedBytes, 128-byte aligned, zero-filled at block start).
+using ThreadFunction = void (*)(void *userData, int64_t *context, void *arena);
+
+struct LaunchSpec {
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+  int64_t sharedBytes = 0;
+  ThreadFunction function = nullptr;
+  void *userData = nullptr;
+  /// Record shared-memory accesses (tile_rt_shared_access) and report races.
+  bool raceCheck = false;
+  /// OS threads; 0 = std::thread::hardware_concurrency().
+  unsigned workers = 0;
+  /// Description of each site id (e.g. "file.mlir:12:5: memref.store to
+  /// memref<32xf32, 3>"), used in reports.
+  std::vector<std::string> sites;
+};
+
+struct LaunchResult {
+  /// Human-readable reports, deduplicated, sorted, at most kMaxReports kept
+  /// (counts are exact).
+  std::vector<std::string> reports;
+  /// Distinct racing (siteA, siteB, kind) pairs found.
+  uint64_t races = 0;
+  /// Distinct out-of-bounds sites hit.
+  uint64_t outOfBounds = 0;
+  /// Blocks abandoned because no thread could proceed.
+  uint64_t deadlocks = 0;
+  bool ok() const { return reports.empty(); }
+};
+
+/// Runs every block of `spec` and returns what went wrong, if anything. An
+/// invalid spec (no function, an empty or oversized block) yields a report
+/// and runs nothing.
+LaunchResult launch(const LaunchSpec &spec);
+
+} // namespace tile::cpu
+
+// The entry points called by compiled kernel code. Flags are int32_t (0 or
+// 1), not bool: how bool arguments are extended differs between compilers.
+// The entry points called by compiled kernel code. Each acts on the calling
+// GPU thread; `site` indexes LaunchSpec::sites (-1 = unknown).
+extern "C" {
+/// Block-wide barrier (bar.sync 0): waits until every thread of the block
+/// that has not returned has arrived.
+void tile_rt_barrier(int32_t site);
+
+/// Warp shuffle with PTX shfl.sync semantics as gpu.shuffle lowers to it:
+/// `mode` is gpu::ShuffleMode (0 xor, 1 up, 2 down, 3 idx). All live lanes of
+/// the caller's warp exchange values.
+uint64_t tile_rt_shuffle(uint64_t value, int32_t offset, int32_t width,
+                         int32_t mode, int32_t site);
+/// Whether the calling thread's most recent shuffle read another lane.
+int32_t tile_rt_shuffle_valid(void);
+
+/// PTX mbarrier operations on the 8-byte object at `arena + arenaOffset`.
+void tile_rt_mbarrier_init(uint32_t arenaOffset, int32_t count);
+void tile_rt_mbarrier_arrive(uint32_t arenaOffset);
+/// Waits until the phase with parity `parity` has completed.
+void tile_rt_mbarrier_wait_parity(uint32_t arenaOffset, int32_t parity,
+                                  int32_t site);
+/// cp.async.mbarrier.arrive[.noinc]: copies are already complete.
+void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc);
+
+/// Race check mode only: the caller is about to access `bytes` bytes at
+/// `address`; `kind` is 0 read, 1 write, 2 atomic read-modify-write.
+void tile_rt_shared_access(uint64_t address, uint64_t bytes, int32_t site,
+                           int32_t kind);
+
+/// Called instead of an access whose index is outside its memref; `rank` of
+/// the indices i0..i3 are meaningful.
+void tile_rt_out_of_bounds(int32_t site, int32_t rank, int64_t i0, int64_t i1,
+                           int64_t i2, int64_t i3);
+}
+
+#endif // TILE_RUNTIME_CPURUNTIME_H

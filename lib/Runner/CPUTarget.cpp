@@ -1,0 +1,169 @@
+//===- CPUTarget.cpp - Run tile kernels on the CPU ------------------------===//
+
+#include "tile/Runner/CPUTarget.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "tile/Pipelines/Pipelines.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <array>
+
+using namespace mlir;
+
+namespace tile::runner {
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Packed-argument slots of a thread function's context and arena memrefs
+/// (allocated and aligned pointer, offset, size, stride).
+static constexpr size_t kMemRef1DSlots = 5;
+/// Upper bound on the packed slots of one thread function.
+static constexpr size_t kMaxSlots = 512;
+
+namespace {
+
+/// What one thread's call needs: the packed entry point and the argument
+/// values, the context and arena slots to fill per thread.
+struct ThreadCall {
+  void (*packed)(void **) = nullptr;
+  std::vector<uint64_t> values;
+};
+
+} // namespace
+
+/// tile::cpu::ThreadFunction: calls the packed thread function with this
+/// thread's context and its block's arena. The slots live on the fiber's
+/// stack: the fibers of a block run interleaved.
+static void callThread(void *userData, int64_t *context, void *arena) {
+  const auto &call = *static_cast<const ThreadCall *>(userData);
+  std::array<uint64_t, kMaxSlots> values;
+  std::array<void *, kMaxSlots> pointers;
+  size_t count = call.values.size();
+  std::copy(call.values.begin(), call.values.end(), values.begin());
+  values[0] = values[1] = reinterpret_cast<uint64_t>(context);
+  values[kMemRef1DSlots] = values[kMemRef1DSlots + 1] =
+      reinterpret_cast<uint64_t>(arena);
+  for (size_t i = 0; i < count; ++i)
+    pointers[i] = &values[i];
+  call.packed(pointers.data());
+}
+
+CPUProgram::~CPUProgram() = default;
+
+llvm::Expected<std::unique_ptr<CPUProgram>>
+CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  PassManager pm(module.getContext());
+  mlir::tile::TileToHostOptions options;
+  options.raceCheck = compileOptions.raceCheck;
+  options.testSkipBarrier = compileOptions.skipBarrier;
+  options.testSkipBarrierKernel = compileOptions.skipBarrierKernel;
+  mlir::tile::buildGPUToHostPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return makeError("cannot lower the kernels for the CPU target");
+
+  std::unique_ptr<CPUProgram> program(new CPUProgram());
+  program->raceCheck = compileOptions.raceCheck;
+  if (auto sites = module->getAttrOfType<ArrayAttr>("tile.cpu.sites"))
+    for (Attribute site : sites)
+      program->sites.push_back(cast<StringAttr>(site).str());
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (auto bytes = func->getAttrOfType<IntegerAttr>("tile.cpu.shared_bytes"))
+      program->sharedBytes[func.getName()] = bytes.getInt();
+
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = makeOptimizingTransformer(
+      /*optLevel=*/2, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  auto engine = ExecutionEngine::create(module, engineOptions);
+  if (!engine)
+    return makeError("cannot JIT-compile the kernels for the CPU: " +
+                     llvm::toString(engine.takeError()));
+  program->engine = std::move(*engine);
+  program->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto add = [&](const char *name, auto *function) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add("tile_rt_barrier", &tile_rt_barrier);
+    add("tile_rt_shuffle", &tile_rt_shuffle);
+    add("tile_rt_shuffle_valid", &tile_rt_shuffle_valid);
+    add("tile_rt_mbarrier_init", &tile_rt_mbarrier_init);
+    add("tile_rt_mbarrier_arrive", &tile_rt_mbarrier_arrive);
+    add("tile_rt_mbarrier_wait_parity", &tile_rt_mbarrier_wait_parity);
+    add("tile_rt_cp_async_mbarrier_arrive", &tile_rt_cp_async_mbarrier_arrive);
+    add("tile_rt_shared_access", &tile_rt_shared_access);
+    add("tile_rt_out_of_bounds", &tile_rt_out_of_bounds);
+    return symbols;
+  });
+  return std::move(program);
+}
+
+llvm::Expected<cpu::LaunchResult>
+CPUProgram::launch(llvm::StringRef name, const KernelPlan &plan,
+                   llvm::ArrayRef<HostBuffer *> buffers,
+                   unsigned workers) const {
+  auto bytes = sharedBytes.find(name);
+  if (bytes == sharedBytes.end())
+    return makeError("no CPU code was produced for kernel '" + name + "'");
+  auto packed = engine->lookupPacked(name);
+  if (!packed)
+    return makeError("cannot find kernel '" + name +
+                     "' in the CPU code: " + llvm::toString(packed.takeError()));
+
+  // Context and arena (patched per thread), then the arguments laid out as
+  // for the GPU (docs/KernelABI.md).
+  ThreadCall call;
+  call.packed = *packed;
+  call.values = {0, 0, 0, cpu::kContextSlots, 1,
+                 0, 0, 0, static_cast<uint64_t>(bytes->second), 1};
+  for (auto [index, argument] : llvm::enumerate(plan.arguments)) {
+    if (!argument.isBuffer) {
+      call.values.push_back(argument.getScalarBits());
+      continue;
+    }
+    auto address = reinterpret_cast<uint64_t>(buffers[index]->getData());
+    call.values.insert(call.values.end(), {address, address, 0});
+    for (int64_t size : argument.shape)
+      call.values.push_back(size);
+    std::vector<uint64_t> strides(argument.shape.size());
+    uint64_t stride = 1;
+    for (int d = static_cast<int>(argument.shape.size()) - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride *= argument.shape[d];
+    }
+    call.values.insert(call.values.end(), strides.begin(), strides.end());
+  }
+  if (call.values.size() > kMaxSlots)
+    return makeError("kernel '" + name + "' has too many arguments for the "
+                     "CPU target (" + llvm::Twine(call.values.size()) +
+                     " scalar slots, at most " + llvm::Twine(kMaxSlots) + ")");
+
+  cpu::LaunchSpec spec;
+  for (int d = 0; d < 3; ++d) {
+    spec.grid[d] = plan.grid[d];
+    spec.block[d] = plan.block[d];
+  }
+  spec.sharedBytes = bytes->second;
+  spec.function = callThread;
+  spec.userData = &call;
+  spec.raceCheck = raceCheck;
+  spec.workers = workers;
+  spec.sites = sites;
+  return cpu::launch(spec);
+}
+
+} // namespace tile::runner

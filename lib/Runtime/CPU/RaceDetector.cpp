@@ -1,0 +1,201 @@
+//===- RaceDetector.cpp - Shared-memory race detection --------------------===//
+
+#include "RaceDetector.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+using namespace tile::cpu;
+
+namespace {
+
+const char *getKindName(AccessKind kind) {
+  switch (kind) {
+  case AccessKind::Read:
+    return "read";
+  case AccessKind::Write:
+    return "write";
+  case AccessKind::Atomic:
+    return "atomic read-modify-write";
+  }
+  return "access";
+}
+
+} // namespace
+
+std::string tile::cpu::describeSite(const std::vector<std::string> &sites,
+                                    int32_t site) {
+  if (site >= 0 && static_cast<size_t>(site) < sites.size())
+    return sites[site];
+  if (site < 0)
+    return "<unknown site>";
+  return "<site " + std::to_string(site) + ">";
+}
+
+std::string tile::cpu::formatIndex(const std::array<int64_t, 3> &index) {
+  return "(" + std::to_string(index[0]) + ", " + std::to_string(index[1]) +
+         ", " + std::to_string(index[2]) + ")";
+}
+
+std::array<int64_t, 3>
+tile::cpu::delinearize(int64_t linear, const std::array<int64_t, 3> &blockDim) {
+  return {linear % blockDim[0], (linear / blockDim[0]) % blockDim[1],
+          linear / (blockDim[0] * blockDim[1])};
+}
+
+void RaceDetector::configure(uint64_t arenaBytes,
+                             const std::array<int64_t, 3> &blockDim,
+                             const std::vector<std::string> *sites) {
+  this->sites = sites;
+  this->blockDim = blockDim;
+  threads = static_cast<unsigned>(blockDim[0] * blockDim[1] * blockDim[2]);
+  shadow.assign(arenaBytes, ShadowByte());
+  generation = 1;
+  clocks.assign(static_cast<size_t>(threads) * threads, 0);
+  for (unsigned thread = 0; thread < threads; ++thread)
+    clockRow(thread)[thread] = 1;
+  clocksUsed = false;
+}
+
+void RaceDetector::resetShadow() {
+  std::fill(shadow.begin(), shadow.end(), ShadowByte());
+  generation = 1;
+}
+
+void RaceDetector::beginBlock(int64_t linearBlock,
+                              const std::array<int64_t, 3> &blockId) {
+  this->linearBlock = linearBlock;
+  this->blockId = blockId;
+  ++epoch;
+  // Generations order all records of earlier blocks; only a wrap needs the
+  // shadow cleared.
+  if (generation >= UINT32_MAX - 1)
+    resetShadow();
+  ++generation;
+  if (clocksUsed) {
+    std::fill(clocks.begin(), clocks.end(), 0);
+    for (unsigned thread = 0; thread < threads; ++thread)
+      clockRow(thread)[thread] = 1;
+    clocksUsed = false;
+  }
+}
+
+bool RaceDetector::isOrdered(const Access &access, unsigned thread) {
+  if (access.thread == kNoThread || access.generation < generation ||
+      access.thread == thread)
+    return true;
+  return clockRow(thread)[access.thread] >= access.clock;
+}
+
+void RaceDetector::report(const Access &first, AccessKind secondKind,
+                          unsigned thread, int32_t site, uint64_t offset) {
+  RaceKey key{first.kind, secondKind, first.site, site};
+  if (races.count(key))
+    return;
+  char offsetText[32];
+  std::snprintf(offsetText, sizeof(offsetText), "0x%" PRIx64, offset);
+  std::string text = "race on shared memory (byte offset ";
+  text += offsetText;
+  text += " of the block's shared memory): ";
+  text += getKindName(first.kind);
+  text += " at " + describeSite(*sites, first.site) + " by thread " +
+          formatIndex(delinearize(first.thread, blockDim)) + " and ";
+  text += getKindName(secondKind);
+  text += " at " + describeSite(*sites, site) + " by thread " +
+          formatIndex(delinearize(thread, blockDim)) + ", block " +
+          formatIndex(blockId) + ", with no barrier between them";
+  races.emplace(key, FirstReport{linearBlock, std::move(text)});
+}
+
+void RaceDetector::onAccess(unsigned thread, uint64_t offset, uint64_t bytes,
+                            int32_t site, AccessKind kind) {
+  Access current;
+  current.generation = generation;
+  current.clock = clockRow(thread)[thread];
+  current.site = site;
+  current.thread = static_cast<uint16_t>(thread);
+  current.kind = kind;
+  uint64_t end = std::min<uint64_t>(offset + bytes, shadow.size());
+  for (uint64_t byte = offset; byte < end; ++byte) {
+    ShadowByte &cell = shadow[byte];
+    if (kind == AccessKind::Read) {
+      if (!isOrdered(cell.write, thread))
+        report(cell.write, kind, thread, site, byte);
+      // Keep the reads most likely to race with a later write: replace this
+      // thread's own read, else one the current read is ordered after, else
+      // the older one. The slot written becomes the newest.
+      Access *reads = cell.reads;
+      bool replaceOlder =
+          reads[0].thread == thread ||
+          (reads[1].thread != thread &&
+           (isOrdered(reads[0], thread) || !isOrdered(reads[1], thread)));
+      if (replaceOlder)
+        reads[0] = reads[1];
+      reads[1] = current;
+      continue;
+    }
+    // Atomics do not conflict with each other, only with plain accesses.
+    bool bothAtomic =
+        kind == AccessKind::Atomic && cell.write.kind == AccessKind::Atomic;
+    if (!bothAtomic && !isOrdered(cell.write, thread))
+      report(cell.write, kind, thread, site, byte);
+    for (const Access &read : cell.reads)
+      if (!isOrdered(read, thread))
+        report(read, kind, thread, site, byte);
+    // A later access that races with a cleared read either races with this
+    // write too or is ordered after it, and then after the read.
+    cell.write = current;
+    cell.reads[0] = Access();
+    cell.reads[1] = Access();
+  }
+}
+
+RaceDetector::MBarrierClocks &RaceDetector::getMBarrier(uint32_t offset) {
+  MBarrierClocks &mbarrier = mbarriers[offset];
+  if (mbarrier.epoch != epoch) {
+    mbarrier.epoch = epoch;
+    mbarrier.pending.assign(threads, 0);
+    mbarrier.completed[0].assign(threads, 0);
+    mbarrier.completed[1].assign(threads, 0);
+  }
+  return mbarrier;
+}
+
+void RaceDetector::onMBarrierInit(unsigned thread, uint32_t offset) {
+  MBarrierClocks &mbarrier = getMBarrier(offset);
+  uint32_t *row = clockRow(thread);
+  // Initialization releases the initializer's accesses to the first phase.
+  mbarrier.pending.assign(row, row + threads);
+  std::fill(mbarrier.completed[0].begin(), mbarrier.completed[0].end(), 0);
+  std::fill(mbarrier.completed[1].begin(), mbarrier.completed[1].end(), 0);
+  ++row[thread];
+  clocksUsed = true;
+}
+
+void RaceDetector::onMBarrierArrive(unsigned thread, uint32_t offset,
+                                    int completedParity) {
+  MBarrierClocks &mbarrier = getMBarrier(offset);
+  uint32_t *row = clockRow(thread);
+  for (unsigned other = 0; other < threads; ++other)
+    mbarrier.pending[other] = std::max(mbarrier.pending[other], row[other]);
+  ++row[thread];
+  clocksUsed = true;
+  if (completedParity < 0)
+    return;
+  std::vector<uint32_t> &completed = mbarrier.completed[completedParity];
+  completed.swap(mbarrier.pending);
+  std::fill(mbarrier.pending.begin(), mbarrier.pending.end(), 0);
+}
+
+void RaceDetector::onMBarrierWait(unsigned thread, uint32_t offset,
+                                  bool parity) {
+  auto it = mbarriers.find(offset);
+  if (it == mbarriers.end() || it->second.epoch != epoch)
+    return;
+  const std::vector<uint32_t> &completed = it->second.completed[parity];
+  uint32_t *row = clockRow(thread);
+  for (unsigned other = 0; other < threads; ++other)
+    row[other] = std::max(row[other], completed[other]);
+  clocksUsed = true;
+}

@@ -1,0 +1,160 @@
+//===- RaceDetector.h - Shared-memory race detection ------------*- C++ -*-===//
+//
+// Finds pairs of shared-memory accesses by two threads of one block that
+// conflict (at least one writes, and not both atomic) and are not ordered by
+// synchronization. Happens-before comes from two sources:
+//
+// - Block barriers order everything before them before everything after
+//   them. Because every live thread takes part in every barrier, a block-wide
+//   barrier generation stored in each access record is enough: a record from
+//   an older generation is ordered, at O(1) per barrier.
+// - mbarriers order an arriving thread's earlier accesses before the accesses
+//   of a thread whose wait saw that phase complete. They are tracked with
+//   vector clocks (one entry per thread of the block), allocated and touched
+//   only when a block uses mbarriers.
+//
+// Warp shuffles are not synchronization: CUDA's memory model does not order
+// memory through shfl.
+//
+// The shadow holds, per byte of the arena, the last write and up to two reads
+// by different threads. Records of earlier blocks need no clearing: a new
+// block starts a new barrier generation, which orders them all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_RACEDETECTOR_H
+#define TILE_RUNTIME_RACEDETECTOR_H
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace tile::cpu {
+
+enum class AccessKind : uint8_t { Read = 0, Write = 1, Atomic = 2 };
+
+/// Describes site `site` of `sites` for reports.
+std::string describeSite(const std::vector<std::string> &sites, int32_t site);
+
+/// Formats a thread or block index as "(x, y, z)".
+std::string formatIndex(const std::array<int64_t, 3> &index);
+
+/// Returns the (x, y, z) index of linear thread `linear` in a block of shape
+/// `blockDim`.
+std::array<int64_t, 3> delinearize(int64_t linear,
+                                   const std::array<int64_t, 3> &blockDim);
+
+/// The first occurrence of a report on one worker. Merging keeps the one of
+/// the lowest block, so the result does not depend on how blocks were spread
+/// over workers.
+struct FirstReport {
+  int64_t block = 0;
+  std::string text;
+};
+
+/// Identifies a race for deduplication: the earlier and the later access.
+struct RaceKey {
+  AccessKind firstKind;
+  AccessKind secondKind;
+  int32_t firstSite;
+  int32_t secondSite;
+
+  bool operator<(const RaceKey &other) const {
+    return std::tie(firstKind, secondKind, firstSite, secondSite) <
+           std::tie(other.firstKind, other.secondKind, other.firstSite,
+                    other.secondSite);
+  }
+  bool operator==(const RaceKey &other) const {
+    return firstKind == other.firstKind && secondKind == other.secondKind &&
+           firstSite == other.firstSite && secondSite == other.secondSite;
+  }
+};
+
+/// The race state of one worker, reused for all the blocks it runs.
+class RaceDetector {
+public:
+  /// Sizes the shadow for `arenaBytes` of shared memory and blocks of shape
+  /// `blockDim`; `sites` describes site ids in reports and must outlive this.
+  void configure(uint64_t arenaBytes, const std::array<int64_t, 3> &blockDim,
+                 const std::vector<std::string> *sites);
+
+  /// Starts block `linearBlock` with index `blockId`.
+  void beginBlock(int64_t linearBlock, const std::array<int64_t, 3> &blockId);
+
+  /// A block barrier released every waiting thread.
+  void onBarrier() { ++generation; }
+
+  /// Thread `thread` accesses `bytes` bytes at arena offset `offset`.
+  void onAccess(unsigned thread, uint64_t offset, uint64_t bytes, int32_t site,
+                AccessKind kind);
+
+  /// Thread `thread` initialized the mbarrier at arena offset `offset`.
+  void onMBarrierInit(unsigned thread, uint32_t offset);
+  /// Thread `thread` arrived on the mbarrier at `offset` (or released its
+  /// copies to the current phase); `completedParity` is the parity of the
+  /// phase this arrival completed, or -1 when it completed none.
+  void onMBarrierArrive(unsigned thread, uint32_t offset, int completedParity);
+  /// Thread `thread` saw the phase with parity `parity` of the mbarrier at
+  /// `offset` complete.
+  void onMBarrierWait(unsigned thread, uint32_t offset, bool parity);
+
+  /// The races found, each with its first occurrence.
+  const std::map<RaceKey, FirstReport> &getRaces() const { return races; }
+
+private:
+  static constexpr uint16_t kNoThread = 0xffff;
+
+  /// One access as the shadow remembers it.
+  struct Access {
+    uint32_t generation = 0;
+    uint32_t clock = 0;
+    int32_t site = -1;
+    uint16_t thread = kNoThread;
+    AccessKind kind = AccessKind::Read;
+  };
+  struct ShadowByte {
+    Access write;
+    /// Oldest first.
+    Access reads[2];
+  };
+  /// Vector clocks of one mbarrier, valid for the block `epoch`.
+  struct MBarrierClocks {
+    uint64_t epoch = 0;
+    std::vector<uint32_t> pending;
+    std::vector<uint32_t> completed[2];
+  };
+
+  uint32_t *clockRow(unsigned thread) { return &clocks[thread * threads]; }
+  bool isOrdered(const Access &access, unsigned thread);
+  void report(const Access &first, AccessKind secondKind, unsigned thread,
+              int32_t site, uint64_t offset);
+  MBarrierClocks &getMBarrier(uint32_t offset);
+  void resetShadow();
+
+  const std::vector<std::string> *sites = nullptr;
+  std::array<int64_t, 3> blockDim = {1, 1, 1};
+  unsigned threads = 1;
+  std::vector<ShadowByte> shadow;
+  uint32_t generation = 1;
+
+  int64_t linearBlock = 0;
+  std::array<int64_t, 3> blockId = {0, 0, 0};
+  uint64_t epoch = 0;
+
+  /// threads x threads entries: row t is thread t's vector clock. Own entries
+  /// start at 1 so that a clock never seen by another thread is unordered.
+  std::vector<uint32_t> clocks;
+  /// Whether clocks differ from their initial state.
+  bool clocksUsed = false;
+  std::unordered_map<uint32_t, MBarrierClocks> mbarriers;
+
+  std::map<RaceKey, FirstReport> races;
+};
+
+} // namespace tile::cpu
+
+#endif // TILE_RUNTIME_RACEDETECTOR_H

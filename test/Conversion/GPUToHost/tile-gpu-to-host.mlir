@@ -1,0 +1,150 @@
+// RUN: tile-opt %s -split-input-file -tile-gpu-to-host -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-gpu-to-host=race-check -verify-diagnostics | FileCheck %s --check-prefix=RACE
+
+// A kernel becomes a host function of one thread: context and arena first,
+// indices are context loads, the launcher and the gpu.module are gone, a
+// workgroup global is a view of the arena, the barrier a runtime call.
+
+// CHECK-LABEL: module attributes {tile.cpu.sites = [
+// CHECK-SAME: "{{.*}}tile-gpu-to-host.mlir:{{[0-9]+}}:{{[0-9]+}}: memref.store on memref<64xf32>"
+// CHECK-SAME: "{{.*}}: gpu.barrier (placed by tile-insert-barriers)"
+// CHECK-NOT: gpu.module
+// CHECK-NOT: gpu.launch_func
+// CHECK: func.func @reverse(%[[CTX:.+]]: memref<16xi64>, %[[ARENA:.+]]: memref<?xi8>, %[[OUT:.+]]: memref<64xf32>)
+// CHECK-SAME: tile.cpu.shared_bytes = 256
+// CHECK: %[[BUF:.+]] = memref.view %[[ARENA]][%{{.+}}][] : memref<?xi8> to memref<64xf32>
+// CHECK: %[[TX:.+]] = memref.load %[[CTX]][%c0{{.*}}] : memref<16xi64>
+// CHECK: %[[T:.+]] = arith.index_cast %[[TX]] : i64 to index
+// CHECK: memref.store %{{.+}}, %[[BUF]][%[[T]]] : memref<64xf32>
+// CHECK: call @tile_rt_barrier(%{{.+}}) : (i32) -> ()
+// The dynamic index into the output is bounds-checked: out of bounds, the
+// runtime hears of it instead.
+// CHECK: %[[IN:.+]] = arith.cmpi ult, %{{.+}}, %c64
+// CHECK: scf.if %[[IN]] {
+// CHECK-NEXT: memref.store %{{.+}}, %[[OUT]]
+// CHECK-NEXT: } else {
+// CHECK: call @tile_rt_out_of_bounds
+// CHECK: return
+// CHECK: func.func private @tile_rt_barrier(i32)
+
+// In race-check mode, each shared access reports its address first.
+// RACE-LABEL: func.func @reverse
+// RACE: %[[ADDR:.+]] = arith.index_cast %{{.+}} : index to i64
+// RACE: call @tile_rt_shared_access(%[[ADDR]], %c4_i64, %{{.+}}, %c1_i32)
+// RACE-NEXT: memref.store
+// RACE: call @tile_rt_barrier
+// RACE: call @tile_rt_shared_access(%{{.+}}, %c4_i64, %{{.+}}, %c0_i32)
+// RACE-NEXT: memref.load
+module attributes {gpu.container_module} {
+  func.func @reverse(%out: memref<64xf32>) attributes {tile.launcher} {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @reverse_module::@reverse blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%out : memref<64xf32>)
+    return
+  }
+  gpu.module @reverse_module {
+    memref.global "private" @__shared_reverse_0 : memref<64xf32, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+    gpu.func @reverse(%out: memref<64xf32>) kernel {
+      %c63 = arith.constant 63 : index
+      %buf = memref.get_global @__shared_reverse_0 : memref<64xf32, #gpu.address_space<workgroup>>
+      %t = gpu.thread_id x
+      %ti = arith.index_cast %t : index to i32
+      %v = arith.sitofp %ti : i32 to f32
+      memref.store %v, %buf[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier {tile.inserted_by = "tile-insert-barriers"}
+      %r = arith.subi %c63, %t : index
+      %w = memref.load %buf[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %out[%t] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Shuffles move 64 bits through the runtime, in its mode numbering (down is
+// 2); validity is a second call.
+
+// CHECK-LABEL: func.func @warp_sum
+// CHECK: %[[BITS:.+]] = arith.bitcast %{{.+}} : f32 to i32
+// CHECK: %[[WIDE:.+]] = arith.extui %[[BITS]] : i32 to i64
+// CHECK: %[[OUT:.+]] = call @tile_rt_shuffle(%[[WIDE]], %{{.+}}, %{{.+}}, %c2_i32, %{{.+}}) : (i64, i32, i32, i32, i32) -> i64
+// CHECK: %[[NARROW:.+]] = arith.trunci %[[OUT]] : i64 to i32
+// CHECK: arith.bitcast %[[NARROW]] : i32 to f32
+// CHECK: %[[VALID:.+]] = call @tile_rt_shuffle_valid() : () -> i32
+// CHECK: arith.cmpi ne, %[[VALID]]
+module attributes {gpu.container_module} {
+  gpu.module @warp_sum_module {
+    gpu.func @warp_sum(%out: memref<32xf32>) kernel {
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %zero = arith.constant 0.0 : f32
+      %t = gpu.thread_id x
+      %ti = arith.index_cast %t : index to i32
+      %v = arith.sitofp %ti : i32 to f32
+      %s, %ok = gpu.shuffle down %v, %c1, %c32 : f32
+      %r = arith.select %ok, %s, %zero : f32
+      memref.store %r, %out[%t] : memref<32xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Asynchronous copies are done when issued; the group ops vanish. The
+// mbarriers live in the arena after the dynamic shared memory, 8 bytes each,
+// and their ops call the runtime with the barrier's arena offset.
+
+// CHECK-LABEL: func.func @pipeline
+// CHECK-SAME: tile.cpu.shared_bytes = 80
+// CHECK-NOT: nvgpu.
+// CHECK-NOT: nvvm.
+// CHECK: memref.view %{{.+}}[%c0{{.*}}][%c64{{.*}}] : memref<?xi8> to memref<?xi8>
+// CHECK: call @tile_rt_mbarrier_init(%{{.+}}, %{{.+}}) : (i32, i32) -> ()
+// CHECK: %[[V:.+]] = vector.load %{{.+}} : memref<256xf32>, vector<4xf32>
+// CHECK: vector.store %[[V]], %{{.+}} : memref<16xf32>, vector<4xf32>
+// CHECK: call @tile_rt_cp_async_mbarrier_arrive(%{{.+}}, %c0_i32{{.*}})
+// CHECK: call @tile_rt_mbarrier_arrive(%{{.+}}) : (i32) -> ()
+// CHECK: call @tile_rt_mbarrier_wait_parity(%{{.+}}, %{{.+}}, %{{.+}}) : (i32, i32, i32) -> ()
+module attributes {gpu.container_module} {
+  gpu.module @pipeline_module {
+    gpu.func @pipeline(%in: memref<256xf32>) kernel attributes {tile.dynamic_shared_memory = 64 : i64} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c32 = arith.constant 32 : index
+      %false = arith.constant false
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %buf = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+      %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+      nvgpu.mbarrier.init %bars[%c1], %c32 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+      %t = gpu.thread_id x
+      %src = arith.muli %t, %c4 : index
+      %token = nvgpu.device_async_copy %in[%src], %buf[%c0], 4 : memref<256xf32> to memref<16xf32, #gpu.address_space<workgroup>>
+      %group = nvgpu.device_async_create_group %token
+      nvgpu.device_async_wait %group
+      nvvm.cp.async.commit.group
+      nvvm.cp.async.wait.group 0
+      %i = nvgpu.mbarrier.get %bars[%c1] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2> -> i32
+      %p = llvm.inttoptr %i : i32 to !llvm.ptr<3>
+      nvvm.cp.async.mbarrier.arrive %p : !llvm.ptr<3>
+      %tok = nvgpu.mbarrier.arrive %bars[%c1] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2> -> !nvgpu.mbarrier.token
+      nvgpu.mbarrier.try_wait.parity %bars[%c1], %false, %c32 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Ops without a CPU meaning are errors naming the op.
+module attributes {gpu.container_module} {
+  gpu.module @unsupported_module {
+    gpu.func @unsupported(%out: memref<32xi32>) kernel {
+      // expected-error @+1 {{'gpu.subgroup_size' op is not supported by the CPU target}}
+      %n = gpu.subgroup_size : index
+      gpu.return
+    }
+  }
+}
