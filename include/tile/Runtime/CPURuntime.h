@@ -115,8 +115,10 @@ void tile_rt_mbarrier_wait_parity(uint32_t arenaOffset, int32_t parity,
 /// cp.async.mbarrier.arrive[.noinc]: copies are already complete.
 void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc);
 
-/// Race check mode only: the caller is about to access `bytes` bytes at
-/// `address`; `kind` is 0 read, 1 write, 2 atomic read-modify-write.
+/// Race check mode only: the caller accesses `bytes` bytes at `address`;
+/// `kind` is 0 read, 1 write, 2 atomic read-modify-write. Reads and atomics
+/// are reported before the access, writes after it (so that two unordered
+/// writes of the same value can be told benign).
 void tile_rt_shared_access(uint64_t address, uint64_t bytes, int32_t site,
                            int32_t kind);
 

@@ -378,7 +378,11 @@ void HostLowering::instrument(const Access &access) {
           constantI32(loc, access.kind)});
   };
 
+  // Writes are reported once done: the runtime reads what they wrote.
+  bool reportAfter = access.kind == kAccessWrite;
   if (!checked) {
+    if (reportAfter)
+      builder.setInsertionPointAfter(op);
     report();
     return;
   }
@@ -425,8 +429,9 @@ void HostLowering::instrument(const Access &access) {
   };
   Block *thenBlock = &ifOp.getThenRegion().front();
   setInsertionPointToBlockEnd(thenBlock);
-  report();
   op->moveBefore(builder.getInsertionBlock(), builder.getInsertionPoint());
+  builder.setInsertionPoint(reportAfter ? op->getNextNode() : op);
+  report();
   if (op->getNumResults()) {
     builder.setInsertionPointToEnd(thenBlock);
     scf::YieldOp::create(builder, loc, op->getResults());
@@ -521,16 +526,22 @@ LogicalResult HostLowering::placeWorkgroupMemory(gpu::GPUModuleOp gpuModule,
   offset = dynamicOffset + dynamicBytes;
 
   LogicalResult result = success();
-  SmallVector<Operation *> replaced;
+  SmallVector<Operation *> replaced, workgroupOps;
+  // Collected first: lowering an mbarrier group erases its users.
   func.walk([&](Operation *op) {
+    if (isa<memref::GetGlobalOp, gpu::DynamicSharedMemoryOp,
+            nvgpu::MBarrierCreateOp>(op))
+      workgroupOps.push_back(op);
+  });
+  for (Operation *op : workgroupOps) {
     Location loc = op->getLoc();
     if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
       if (!isWorkgroup(get.getType()))
-        return;
+        continue;
       auto found = globalOffsets.find(get.getNameAttr().getAttr());
       if (found == globalOffsets.end()) {
         result = get.emitOpError("refers to an unknown workgroup global");
-        return;
+        continue;
       }
       builder.setInsertionPoint(get);
       Value start = arith::ConstantIndexOp::create(builder, loc, found->second);
@@ -554,14 +565,17 @@ LogicalResult HostLowering::placeWorkgroupMemory(gpu::GPUModuleOp gpuModule,
       Value start = arith::ConstantIndexOp::create(builder, loc, offset);
       offset += 8 * create.getBarriers().getType().getNumBarriers();
       if (failed(lowerMBarriers(create, start)))
-        result = failure();
+        return failure();
       replaced.push_back(create);
     }
-  });
+  }
+  // On failure some may still have users: the pass fails, the IR is dropped.
+  if (failed(result))
+    return failure();
   for (Operation *op : replaced)
     op->erase();
   func->setAttr(kSharedBytesAttr, builder.getI64IntegerAttr(offset));
-  return result;
+  return success();
 }
 
 /// The mbarriers of `create` live at arena offset `offset`, 8 bytes each;

@@ -547,9 +547,13 @@ void Worker::sharedAccess(uint64_t address, uint64_t bytes, int32_t site,
   AccessKind accessKind = kind == 0   ? AccessKind::Read
                           : kind == 2 ? AccessKind::Atomic
                                       : AccessKind::Write;
+  // Writes are reported once done (tile-gpu-to-host), with what they wrote.
+  const uint8_t *written = accessKind == AccessKind::Write
+                               ? reinterpret_cast<const uint8_t *>(address)
+                               : nullptr;
   raceDetector->onAccess(current->linear, offset,
                          std::min(bytes, sharedBytes - offset), site,
-                         accessKind);
+                         accessKind, written);
 }
 
 void Worker::outOfBounds(int32_t site, int32_t rank, const int64_t *indices) {

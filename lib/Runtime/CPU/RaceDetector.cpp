@@ -109,7 +109,8 @@ void RaceDetector::report(const Access &first, AccessKind secondKind,
 }
 
 void RaceDetector::onAccess(unsigned thread, uint64_t offset, uint64_t bytes,
-                            int32_t site, AccessKind kind) {
+                            int32_t site, AccessKind kind,
+                            const uint8_t *written) {
   Access current;
   current.generation = generation;
   current.clock = clockRow(thread)[thread];
@@ -138,7 +139,10 @@ void RaceDetector::onAccess(unsigned thread, uint64_t offset, uint64_t bytes,
     // Atomics do not conflict with each other, only with plain accesses.
     bool bothAtomic =
         kind == AccessKind::Atomic && cell.write.kind == AccessKind::Atomic;
-    if (!bothAtomic && !isOrdered(cell.write, thread))
+    bool sameValue = written && cell.write.kind == AccessKind::Write &&
+                     cell.write.hasValue &&
+                     cell.write.value == written[byte - offset];
+    if (!bothAtomic && !sameValue && !isOrdered(cell.write, thread))
       report(cell.write, kind, thread, site, byte);
     for (const Access &read : cell.reads)
       if (!isOrdered(read, thread))
@@ -146,6 +150,8 @@ void RaceDetector::onAccess(unsigned thread, uint64_t offset, uint64_t bytes,
     // A later access that races with a cleared read either races with this
     // write too or is ordered after it, and then after the read.
     cell.write = current;
+    cell.write.hasValue = written != nullptr;
+    cell.write.value = written ? written[byte - offset] : 0;
     cell.reads[0] = Access();
     cell.reads[1] = Access();
   }

@@ -88,9 +88,12 @@ public:
   /// A block barrier released every waiting thread.
   void onBarrier() { ++generation; }
 
-  /// Thread `thread` accesses `bytes` bytes at arena offset `offset`.
+  /// Thread `thread` accesses `bytes` bytes at arena offset `offset`. For a
+  /// write, `written` is what the bytes hold after it (writes are reported
+  /// once done): two unordered writes of the same value are benign, as
+  /// CUDA's racecheck counts them, and not reported.
   void onAccess(unsigned thread, uint64_t offset, uint64_t bytes, int32_t site,
-                AccessKind kind);
+                AccessKind kind, const uint8_t *written = nullptr);
 
   /// Thread `thread` initialized the mbarrier at arena offset `offset`.
   void onMBarrierInit(unsigned thread, uint32_t offset);
@@ -115,6 +118,9 @@ private:
     int32_t site = -1;
     uint16_t thread = kNoThread;
     AccessKind kind = AccessKind::Read;
+    /// Writes: the byte written, when known.
+    bool hasValue = false;
+    uint8_t value = 0;
   };
   struct ShadowByte {
     Access write;
