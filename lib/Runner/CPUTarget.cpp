@@ -114,8 +114,8 @@ CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
 
 llvm::Expected<cpu::LaunchResult>
 CPUProgram::launch(llvm::StringRef name, const KernelPlan &plan,
-                   llvm::ArrayRef<HostBuffer *> buffers,
-                   unsigned workers) const {
+                   llvm::ArrayRef<HostBuffer *> buffers, unsigned workers,
+                   int64_t maxBlocks) const {
   auto bytes = sharedBytes.find(name);
   if (bytes == sharedBytes.end())
     return makeError("no CPU code was produced for kernel '" + name + "'");
@@ -162,6 +162,7 @@ CPUProgram::launch(llvm::StringRef name, const KernelPlan &plan,
   spec.userData = &call;
   spec.raceCheck = raceCheck;
   spec.workers = workers;
+  spec.maxBlocks = maxBlocks;
   spec.sites = sites;
   return cpu::launch(spec);
 }

@@ -460,3 +460,45 @@ tile.kernel @race_in_divergent_loop(%out: memref<128xf32>) grid [1] threads [128
     }
   }
 }
+
+// -----
+
+// Regression (found by the CPU target's race check: removing the barrier
+// raised no race): every thread stores A_shared[tk], the same element for
+// all, in iteration tk. Iterations touch different elements, so the loop
+// needs no barrier inside; the one before it orders the previous round's
+// reads (write-after-read across the outer loop).
+// CHECK-LABEL: tile.kernel @stage_uniform_index
+// CHECK: tile.serial
+// CHECK-NEXT: tile.barrier {tile.inserted_by = "tile-insert-barriers"}
+// CHECK-NEXT: tile.serial
+// CHECK-NOT: tile.barrier
+// CHECK: memref.store
+// CHECK: }
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.serial
+tile.kernel @stage_uniform_index(%A: memref<1024xf32>, %out: memref<128xf32>)
+    grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_local : memref<1xf32>
+  tile.serial %bk = %c0 to %c8 step %c1 {
+    tile.serial %tk = %c0 to %c128 step %c1 {
+      %k = affine.apply affine_map<(bk, tk) -> (bk * 128 + tk)>(%bk, %tk)
+      %a = memref.load %A[%k] : memref<1024xf32>
+      memref.store %a, %s[%tk] : memref<128xf32, #gpu.address_space<workgroup>>
+    }
+    tile.serial %tk = %c0 to %c128 step %c1 {
+      %a = memref.load %s[%tk] : memref<128xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %acc[%c0] : memref<1xf32>
+      %w = arith.addf %v, %a : f32
+      memref.store %w, %acc[%c0] : memref<1xf32>
+    }
+  }
+  %r = memref.load %acc[%c0] : memref<1xf32>
+  memref.store %r, %out[%tx] : memref<128xf32>
+}

@@ -113,6 +113,11 @@ static cl::opt<unsigned> workers(
     "workers", cl::init(0),
     cl::desc("CPU target: OS threads running blocks (default: one per core)"),
     cl::cat(category));
+static cl::opt<int64_t> maxBlocks(
+    "blocks", cl::init(0),
+    cl::desc("CPU target: run only the first N blocks of the grid (a quick "
+             "race check of a large grid; not with --check)"),
+    cl::cat(category));
 static cl::opt<int> testSkipBarrier(
     "test-skip-barrier", cl::init(-1),
     cl::desc("CPU target, testing the race check: remove the kernel's N-th "
@@ -323,7 +328,8 @@ static int runOnCPUTarget(ModuleOp lowered, const KernelPlan &plan,
       -> llvm::Error {
     llvm::StringRef name = mlir::tile::KernelOp(kernelPlan.kernel).getSymName();
     llvm::Expected<::tile::cpu::LaunchResult> result =
-        (*program)->launch(name, kernelPlan, getPointers(buffers), threads);
+        (*program)->launch(name, kernelPlan, getPointers(buffers), threads,
+                           maxBlocks);
     if (!result)
       return result.takeError();
     addFindings(report, name, *result);
@@ -382,6 +388,16 @@ int main(int argc, char **argv) {
     if (target == Target::GPU)
       return fail("--test-skip-barrier runs on the CPU target, not with "
                   "--target=gpu");
+    target = Target::CPU;
+  }
+  if (maxBlocks != 0) {
+    if (maxBlocks < 0)
+      return fail("--blocks must be at least 1");
+    if (check)
+      return fail("--blocks runs part of the grid: the outputs cannot be "
+                  "checked (leave out --check)");
+    if (target == Target::GPU)
+      return fail("--blocks runs on the CPU target, not with --target=gpu");
     target = Target::CPU;
   }
   if (bench && target == Target::CPU)

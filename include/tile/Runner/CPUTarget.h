@@ -45,10 +45,12 @@ public:
 
   /// Runs kernel `name` with the grid, block and scalars of `plan` on
   /// `buffers` (one per argument, null for scalars), in place. `workers`:
-  /// OS threads running blocks, 0 for one per core.
+  /// OS threads running blocks, 0 for one per core; `maxBlocks`: run only
+  /// the first blocks, 0 for all.
   llvm::Expected<cpu::LaunchResult>
   launch(llvm::StringRef name, const KernelPlan &plan,
-         llvm::ArrayRef<HostBuffer *> buffers, unsigned workers) const;
+         llvm::ArrayRef<HostBuffer *> buffers, unsigned workers,
+         int64_t maxBlocks = 0) const;
 
   bool isRaceChecked() const { return raceCheck; }
 

@@ -64,6 +64,9 @@ struct LaunchSpec {
   bool raceCheck = false;
   /// OS threads; 0 = std::thread::hardware_concurrency().
   unsigned workers = 0;
+  /// Run only the first `maxBlocks` blocks (in linear order); 0 runs all.
+  /// Blocks are independent, so a race check of a few is meaningful.
+  int64_t maxBlocks = 0;
   /// Description of each site id (e.g. "file.mlir:12:5: memref.store to
   /// memref<32xf32, 3>"), used in reports.
   std::vector<std::string> sites;

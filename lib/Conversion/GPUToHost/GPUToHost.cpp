@@ -161,6 +161,7 @@ private:
   /// The function being lowered's context and arena.
   Value context, arena;
   SmallVector<Attribute> sites;
+  llvm::StringMap<int32_t> siteIds;
 };
 
 } // namespace
@@ -174,8 +175,13 @@ int32_t HostLowering::addSite(Operation *op, StringRef what) {
                      op->getName().getStringRef().str();
   if (!what.empty())
     text += " " + what.str();
-  sites.push_back(builder.getStringAttr(text));
-  return static_cast<int32_t>(sites.size() - 1);
+  // One id per description: the unrolled copies of one source op are one
+  // site, so a race between them is reported once.
+  auto [found, inserted] =
+      siteIds.try_emplace(text, static_cast<int32_t>(sites.size()));
+  if (inserted)
+    sites.push_back(builder.getStringAttr(text));
+  return found->second;
 }
 
 Value HostLowering::constantI32(Location loc, int64_t value) {

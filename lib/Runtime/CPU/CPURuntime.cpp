@@ -617,6 +617,8 @@ LaunchResult tile::cpu::launch(const LaunchSpec &spec) {
     return result;
   }
   int64_t blockCount = spec.grid[0] * spec.grid[1] * spec.grid[2];
+  if (spec.maxBlocks > 0)
+    blockCount = std::min(blockCount, spec.maxBlocks);
   int64_t blockThreads = spec.block[0] * spec.block[1] * spec.block[2];
   unsigned workerCount =
       spec.workers ? spec.workers

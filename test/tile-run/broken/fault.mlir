@@ -4,6 +4,7 @@
 // RUN: %if cuda %{ not tile-run %s --check 2>&1 | FileCheck %s %}
 // CHECK: tile-run: kernel 'out_of_bounds' failed: CUDA_ERROR_ILLEGAL_ADDRESS
 // EXPECT: CUDA_ERROR_ILLEGAL_ADDRESS
+// CPU-EXPECT: out-of-bounds access at
 tile.kernel @out_of_bounds(%y: memref<256xf32>)
     grid [1] threads [256] attributes {reference = @fill} {
   %far = arith.constant 1099511627776 : index

@@ -435,6 +435,48 @@ bool SharedMemoryAccessAnalysis::provablySameThread(
   return isInjective(pointers, threadExtents);
 }
 
+/// Two iterations of `loop` touch different elements when, in some
+/// dimension, both indices are the same thread-independent function of the
+/// loop's induction variable: a nonzero multiple of it plus loop-invariant
+/// uniform terms. (The naive GEMV stages A_shared[tk] from every thread:
+/// iteration tk never meets iteration tk' of another thread.)
+bool SharedMemoryAccessAnalysis::provablyDifferentIterationElements(
+    const SharedAccess &a, const SharedAccess &b, Operation *loop) const {
+  auto loopLike = dyn_cast<LoopLikeOpInterface>(loop);
+  if (!loopLike || a.indices.size() != b.indices.size())
+    return false;
+  std::optional<Value> iv = loopLike.getSingleInductionVar();
+  std::optional<SmallVector<OpFoldResult>> steps = loopLike.getLoopSteps();
+  if (!iv || !steps || steps->size() != 1)
+    return false;
+  std::optional<int64_t> step = getConstantIntValue((*steps)[0]);
+  if (!step || *step == 0)
+    return false;
+  // A vector access covers several elements of the innermost dimension.
+  size_t dims = a.indices.size();
+  if (a.vectorAccess || b.vectorAccess)
+    --dims;
+  for (size_t d = 0; d < dims; ++d) {
+    std::optional<LinearForm> fa = linearForm(a.indices[d], uniformity);
+    std::optional<LinearForm> fb = linearForm(b.indices[d], uniformity);
+    if (!fa || !fb || fa->constant != fb->constant ||
+        !llvm::equal(fa->thread, fb->thread) || fa->terms != fb->terms)
+      continue;
+    if (llvm::any_of(fa->thread, [](int64_t c) { return c != 0; }))
+      continue;
+    bool stepsWithLoop = false, invariantOtherwise = true;
+    for (auto [term, coefficient] : fa->terms) {
+      if (term == *iv)
+        stepsWithLoop = coefficient != 0;
+      else if (isDefinedInside(term, loop))
+        invariantOtherwise = false;
+    }
+    if (stepsWithLoop && invariantOtherwise)
+      return true;
+  }
+  return false;
+}
+
 bool SharedMemoryAccessAnalysis::mayConflict(const SharedAccess &earlier,
                                              const SharedAccess &later) const {
   // The cheap tests first: reads never conflict with reads.
@@ -449,6 +491,8 @@ bool SharedMemoryAccessAnalysis::mayConflict(const SharedAccess &earlier,
   Operation *carried =
       earlier.carriedAcross ? earlier.carriedAcross : later.carriedAcross;
   if (earlier.op == later.op && !carried)
+    return false;
+  if (carried && provablyDifferentIterationElements(earlier, later, carried))
     return false;
   return !provablySameThread(earlier, later);
 }

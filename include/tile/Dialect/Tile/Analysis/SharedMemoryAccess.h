@@ -70,6 +70,9 @@ public:
 
 private:
   bool provablySameThread(const SharedAccess &a, const SharedAccess &b) const;
+  bool provablyDifferentIterationElements(const SharedAccess &a,
+                                          const SharedAccess &b,
+                                          Operation *loop) const;
 
   ThreadUniformity uniformity;
   SmallVector<int64_t, 3> threadExtents;
