@@ -513,8 +513,8 @@ int main(int argc, char **argv) {
     } else if (target == Target::GPU || bench) {
       return fail(device.takeError());
     } else {
-      llvm::errs() << "tile-run: no GPU (" << llvm::toString(device.takeError())
-                   << "): running on the CPU target\n";
+      llvm::errs() << "tile-run: no GPU, running on the CPU target ("
+                   << llvm::toString(device.takeError()) << ")\n";
     }
   }
 
