@@ -502,3 +502,43 @@ tile.kernel @stage_uniform_index(%A: memref<1024xf32>, %out: memref<128xf32>)
   %r = memref.load %acc[%c0] : memref<1xf32>
   memref.store %r, %out[%tx] : memref<128xf32>
 }
+
+// -----
+
+// Regression (found by the CPU target's race check: removing the barrier
+// raised no race): a prologue fills the tile, the loop reads it and refills
+// it for the next iteration. The barrier the body needs before its reads
+// (for the refill of the previous iteration) also orders the prologue, so
+// none goes before the loop.
+// CHECK-LABEL: tile.kernel @prologue_then_loop
+// CHECK: memref.store
+// CHECK-NOT: tile.barrier
+// CHECK: tile.serial
+// CHECK-NEXT: memref.load %{{.+}} : memref<1024xf32>
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.load %{{.+}} : memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK: tile.barrier
+// CHECK-NEXT: memref.store
+tile.kernel @prologue_then_loop(%A: memref<1024xf32>, %out: memref<128xf32>)
+    grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_local : memref<1xf32>
+  %first = memref.load %A[%tx] : memref<1024xf32>
+  memref.store %first, %s[%tx] : memref<128xf32, #gpu.address_space<workgroup>>
+  tile.serial %k = %c0 to %c8 step %c1 {
+    %next = memref.load %A[%k] : memref<1024xf32>
+    %r = arith.subi %c8, %k : index
+    %v = memref.load %s[%r] : memref<128xf32, #gpu.address_space<workgroup>>
+    %a = memref.load %acc[%c0] : memref<1xf32>
+    %w = arith.addf %a, %v : f32
+    memref.store %w, %acc[%c0] : memref<1xf32>
+    memref.store %next, %s[%tx] : memref<128xf32, #gpu.address_space<workgroup>>
+  }
+  %result = memref.load %acc[%c0] : memref<1xf32>
+  memref.store %result, %out[%tx] : memref<128xf32>
+}

@@ -123,6 +123,8 @@ void RaceDetector::onAccess(unsigned thread, uint64_t offset, uint64_t bytes,
     if (kind == AccessKind::Read) {
       if (!isOrdered(cell.write, thread))
         report(cell.write, kind, thread, site, byte);
+      if (!isOrdered(cell.atomic, thread))
+        report(cell.atomic, kind, thread, site, byte);
       // Keep the reads most likely to race with a later write: replace this
       // thread's own read, else one the current read is ordered after, else
       // the older one. The slot written becomes the newest.
@@ -136,22 +138,27 @@ void RaceDetector::onAccess(unsigned thread, uint64_t offset, uint64_t bytes,
       reads[1] = current;
       continue;
     }
-    // Atomics do not conflict with each other, only with plain accesses.
-    bool bothAtomic =
-        kind == AccessKind::Atomic && cell.write.kind == AccessKind::Atomic;
-    bool sameValue = written && cell.write.kind == AccessKind::Write &&
-                     cell.write.hasValue &&
+    // A write, plain or atomic, conflicts with plain accesses; atomics do
+    // not conflict with each other.
+    bool sameValue = written && cell.write.hasValue &&
                      cell.write.value == written[byte - offset];
-    if (!bothAtomic && !sameValue && !isOrdered(cell.write, thread))
+    if (!sameValue && !isOrdered(cell.write, thread))
       report(cell.write, kind, thread, site, byte);
     for (const Access &read : cell.reads)
       if (!isOrdered(read, thread))
         report(read, kind, thread, site, byte);
-    // A later access that races with a cleared read either races with this
-    // write too or is ordered after it, and then after the read.
+    if (kind == AccessKind::Atomic) {
+      cell.atomic = current;
+      continue;
+    }
+    if (!isOrdered(cell.atomic, thread))
+      report(cell.atomic, kind, thread, site, byte);
+    // A later access that races with a cleared record either races with this
+    // write too or is ordered after it, and then after the record.
     cell.write = current;
     cell.write.hasValue = written != nullptr;
     cell.write.value = written ? written[byte - offset] : 0;
+    cell.atomic = Access();
     cell.reads[0] = Access();
     cell.reads[1] = Access();
   }

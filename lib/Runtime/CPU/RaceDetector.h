@@ -123,7 +123,12 @@ private:
     uint8_t value = 0;
   };
   struct ShadowByte {
+    /// The last plain write.
     Access write;
+    /// The last atomic read-modify-write. Kept apart from the plain write:
+    /// a thread's atomic after its own plain write must not hide that write
+    /// from the other threads' atomics.
+    Access atomic;
     /// Oldest first.
     Access reads[2];
   };

@@ -205,6 +205,7 @@ FailureOr<bool> BarrierPlacer::walkLoop(Operation *loop, Accesses &pending,
     analysis.collect(&op, inside);
   }
   bool placedBefore = false;
+  Accesses beforeLoop = pending;
   if (auto conflict = findConflict(pending, inside)) {
     placeBarrier(loop, pending, insert, conflict->first, conflict->second);
     placedBefore = true;
@@ -227,6 +228,27 @@ FailureOr<bool> BarrierPlacer::walkLoop(Operation *loop, Accesses &pending,
   std::optional<int64_t> trips =
       getStaticTripCount(cast<LoopLikeOpInterface>(loop));
   bool runsBarrier = *hasBarrier && trips && *trips > 0;
+  // The body may have got a barrier of its own that precedes every access
+  // meeting what precedes the loop (a loop-carried hazard needed it): then
+  // the barrier before the loop is redundant. Only when the body surely
+  // runs its barrier, so that what is pending after the loop is the same
+  // either way.
+  if (insert && placedBefore && runsBarrier)
+    if (Operation *barrier = loop->getPrevNode();
+        barrier && isBarrier(barrier) && barrier->hasAttr(kInsertedByAttr)) {
+      Accesses firstAccesses;
+      for (Operation &op : body) {
+        if (isBarrier(&op))
+          break;
+        analysis.collect(&op, firstAccesses);
+      }
+      if (!findConflict(beforeLoop, firstAccesses)) {
+        LLVM_DEBUG(llvm::dbgs() << "barrier before " << *loop
+                                << " is redundant: removed\n");
+        barrier->erase();
+        --numInserted;
+      }
+    }
   for (SharedAccess &access : entry)
     access.carriedAcross = nullptr;
   if (runsBarrier)
