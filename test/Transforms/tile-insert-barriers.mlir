@@ -542,3 +542,41 @@ tile.kernel @prologue_then_loop(%A: memref<1024xf32>, %out: memref<128xf32>)
   %result = memref.load %acc[%c0] : memref<1xf32>
   memref.store %result, %out[%tx] : memref<128xf32>
 }
+
+// -----
+
+// Regression (found by the race check, in the TVM conv2d): the same for
+// nested loops. The inner loop's first iteration runs its barrier before it
+// touches the tile, so the outer iteration needs no barrier before it.
+// CHECK-LABEL: tile.kernel @nested_refill
+// CHECK: tile.serial
+// CHECK-NEXT: tile.serial
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+tile.kernel @nested_refill(%A: memref<128xf32>, %out: memref<128xf32>)
+    grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c127 = arith.constant 127 : index
+  %tx = tile.thread_id x
+  %s = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_local : memref<1xf32>
+  %v0 = memref.load %A[%tx] : memref<128xf32>
+  tile.serial %i = %c0 to %c3 step %c1 {
+    tile.serial %j = %c0 to %c3 step %c1 {
+      memref.store %v0, %s[%tx] : memref<128xf32, #gpu.address_space<workgroup>>
+      %r = arith.subi %c127, %tx : index
+      %v = memref.load %s[%r] : memref<128xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %acc[%c0] : memref<1xf32>
+    }
+  }
+  %result = memref.load %acc[%c0] : memref<1xf32>
+  memref.store %result, %out[%tx] : memref<128xf32>
+}

@@ -105,6 +105,11 @@ private:
     ++numInserted;
   }
 
+  /// Collects the accesses `block` makes before a barrier it surely runs
+  /// (its own, or one of the first iteration of a loop that surely runs);
+  /// returns true if there is such a barrier.
+  bool collectUntilBarrier(Block &block, Accesses &accesses) const;
+
   FailureOr<bool> walkDivergent(Operation *op, Accesses &pending,
                                 bool insert);
   FailureOr<bool> walkLoop(Operation *loop, Accesses &pending, bool insert);
@@ -190,6 +195,25 @@ static std::optional<int64_t> getStaticTripCount(LoopLikeOpInterface loop) {
   return *ub > *lb ? llvm::divideCeil(*ub - *lb, *step) : 0;
 }
 
+bool BarrierPlacer::collectUntilBarrier(Block &block,
+                                        Accesses &accesses) const {
+  for (Operation &op : block) {
+    if (isBarrier(&op))
+      return true;
+    auto loop = dyn_cast<LoopLikeOpInterface>(&op);
+    std::optional<int64_t> trips =
+        loop ? getStaticTripCount(loop) : std::nullopt;
+    if (trips && *trips > 0 && op.getNumRegions() == 1 &&
+        op.getRegion(0).hasOneBlock()) {
+      if (collectUntilBarrier(op.getRegion(0).front(), accesses))
+        return true;
+      continue;
+    }
+    analysis.collect(&op, accesses);
+  }
+  return false;
+}
+
 /// A loop with uniform trip count: the body is walked with what the previous
 /// iteration leaves pending.
 FailureOr<bool> BarrierPlacer::walkLoop(Operation *loop, Accesses &pending,
@@ -237,16 +261,13 @@ FailureOr<bool> BarrierPlacer::walkLoop(Operation *loop, Accesses &pending,
     if (Operation *barrier = loop->getPrevNode();
         barrier && isBarrier(barrier) && barrier->hasAttr(kInsertedByAttr)) {
       Accesses firstAccesses;
-      for (Operation &op : body) {
-        if (isBarrier(&op))
-          break;
-        analysis.collect(&op, firstAccesses);
-      }
+      collectUntilBarrier(body, firstAccesses);
       if (!findConflict(beforeLoop, firstAccesses)) {
         LLVM_DEBUG(llvm::dbgs() << "barrier before " << *loop
                                 << " is redundant: removed\n");
         barrier->erase();
         --numInserted;
+        placedBefore = false;
       }
     }
   for (SharedAccess &access : entry)
