@@ -242,7 +242,7 @@ void waitForever(void *userData, int64_t *context, void *) {
   auto &data = *static_cast<DeadlockData *>(userData);
   int64_t thread = getThreadLinear(context);
   if (thread == 0)
-    tile_rt_mbarrier_init(0, 1);
+    tile_rt_mbarrier_init(0, 1, -1);
   tile_rt_barrier(0);
   bool deadlocks =
       data.deadlockBlock < 0 || getBlockLinear(context) == data.deadlockBlock;
@@ -537,8 +537,8 @@ void pingPong(void *userData, int64_t *context, void *arena) {
       reinterpret_cast<int32_t *>(static_cast<char *>(arena) + kDataOffset);
   int64_t thread = getThreadLinear(context);
   if (thread == 0) {
-    tile_rt_mbarrier_init(kFullOffset, 1);
-    tile_rt_mbarrier_init(kEmptyOffset, 1);
+    tile_rt_mbarrier_init(kFullOffset, 1, -1);
+    tile_rt_mbarrier_init(kEmptyOffset, 1, -1);
   }
   tile_rt_barrier(0);
   if (thread == 0) {
@@ -548,10 +548,10 @@ void pingPong(void *userData, int64_t *context, void *arena) {
       tile_rt_shared_access(addressOf(slot), 4, 2, 1);
       *slot = i * i + 1;
       if (data.useCpAsync) {
-        tile_rt_cp_async_mbarrier_arrive(kFullOffset, /*noinc=*/false);
-        tile_rt_cp_async_mbarrier_arrive(kFullOffset, /*noinc=*/true);
+        tile_rt_cp_async_mbarrier_arrive(kFullOffset, /*noinc=*/false, -1);
+        tile_rt_cp_async_mbarrier_arrive(kFullOffset, /*noinc=*/true, -1);
       } else {
-        tile_rt_mbarrier_arrive(kFullOffset);
+        tile_rt_mbarrier_arrive(kFullOffset, -1);
       }
     }
   } else if (thread == 32) {
@@ -560,7 +560,7 @@ void pingPong(void *userData, int64_t *context, void *arena) {
         tile_rt_mbarrier_wait_parity(kFullOffset, (i & 1) != 0, 3);
       tile_rt_shared_access(addressOf(slot), 4, 4, 0);
       data.received.push_back(*slot);
-      tile_rt_mbarrier_arrive(kEmptyOffset);
+      tile_rt_mbarrier_arrive(kEmptyOffset, -1);
     }
   }
 }
@@ -590,8 +590,8 @@ void misuseMBarrier(void *, int64_t *context, void *) {
   if (getThreadLinear(context) != 0)
     return;
   tile_rt_mbarrier_wait_parity(64, false, 0);
-  tile_rt_mbarrier_init(3, 1);
-  tile_rt_mbarrier_arrive(8);
+  tile_rt_mbarrier_init(3, 1, -1);
+  tile_rt_mbarrier_arrive(8, -1);
 }
 
 TEST(CPURuntimeTest, MBarrierMisuseIsReported) {
@@ -678,6 +678,63 @@ TEST(CPURuntimeTest, WritesOfTheSameValueAreBenign) {
     spec.userData = &sameValue;
     LaunchResult result = launch(spec);
     EXPECT_EQ(result.races, sameValue ? 0u : 1u) << joinReports(result);
+  }
+}
+
+/// Thread 0 zeroes word 0, then every thread adds to it atomically; with
+/// `ordered`, a barrier separates the two.
+void zeroThenAtomicAdd(void *userData, int64_t *context, void *arena) {
+  bool ordered = *static_cast<bool *>(userData);
+  auto *words = static_cast<int32_t *>(arena);
+  if (getThreadLinear(context) == 0) {
+    words[0] = 0;
+    tile_rt_shared_access(addressOf(&words[0]), 4, /*site=*/0, /*kind=*/1);
+  }
+  if (ordered)
+    tile_rt_barrier(1);
+  tile_rt_shared_access(addressOf(&words[0]), 4, /*site=*/2, /*kind=*/2);
+  words[0] += 1;
+}
+
+// Thread 0's own atomic after its plain write must not hide that write from
+// the other threads' atomics (the split-K GEMV's zeroing).
+TEST(CPURuntimeTest, PlainWriteRacesWithOtherThreadsAtomics) {
+  for (bool ordered : {true, false}) {
+    LaunchSpec spec;
+    spec.block = {64, 1, 1};
+    spec.sharedBytes = 16;
+    spec.function = zeroThenAtomicAdd;
+    spec.raceCheck = true;
+    spec.sites = {"k.mlir:3:5: memref.store", "k.mlir:4:3: gpu.barrier",
+                  "k.mlir:5:3: memref.atomic_rmw"};
+    spec.userData = &ordered;
+    LaunchResult result = launch(spec);
+    EXPECT_EQ(result.races, ordered ? 0u : 1u) << joinReports(result);
+  }
+}
+
+/// Thread 0 initializes an mbarrier; every thread arrives on it.
+void initThenArrive(void *userData, int64_t *context, void *) {
+  bool ordered = *static_cast<bool *>(userData);
+  if (getThreadLinear(context) == 0)
+    tile_rt_mbarrier_init(0, 64, /*site=*/0);
+  if (ordered)
+    tile_rt_barrier(1);
+  tile_rt_mbarrier_arrive(0, /*site=*/2);
+}
+
+TEST(CPURuntimeTest, MBarrierUseBeforeOrderedInitIsARace) {
+  for (bool ordered : {true, false}) {
+    LaunchSpec spec;
+    spec.block = {64, 1, 1};
+    spec.sharedBytes = 16;
+    spec.function = initThenArrive;
+    spec.raceCheck = true;
+    spec.sites = {"k.mlir:3:5: nvgpu.mbarrier.init", "k.mlir:4:3: gpu.barrier",
+                  "k.mlir:5:3: nvgpu.mbarrier.arrive"};
+    spec.userData = &ordered;
+    LaunchResult result = launch(spec);
+    EXPECT_EQ(result.races, ordered ? 0u : 1u) << joinReports(result);
   }
 }
 

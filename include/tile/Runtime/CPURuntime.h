@@ -110,13 +110,17 @@ uint64_t tile_rt_shuffle(uint64_t value, int32_t offset, int32_t width,
 int32_t tile_rt_shuffle_valid(void);
 
 /// PTX mbarrier operations on the 8-byte object at `arena + arenaOffset`.
-void tile_rt_mbarrier_init(uint32_t arenaOffset, int32_t count);
-void tile_rt_mbarrier_arrive(uint32_t arenaOffset);
+/// In race-check mode, init counts as a write of the barrier's 8 bytes and
+/// the other operations as atomic accesses to them: a thread that uses a
+/// barrier with nothing ordering it after the init races with it.
+void tile_rt_mbarrier_init(uint32_t arenaOffset, int32_t count, int32_t site);
+void tile_rt_mbarrier_arrive(uint32_t arenaOffset, int32_t site);
 /// Waits until the phase with parity `parity` has completed.
 void tile_rt_mbarrier_wait_parity(uint32_t arenaOffset, int32_t parity,
                                   int32_t site);
 /// cp.async.mbarrier.arrive[.noinc]: copies are already complete.
-void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc);
+void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc,
+                                      int32_t site);
 
 /// Race check mode only: the caller accesses `bytes` bytes at `address`;
 /// `kind` is 0 read, 1 write, 2 atomic read-modify-write. Reads and atomics

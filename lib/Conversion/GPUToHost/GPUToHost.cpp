@@ -605,7 +605,8 @@ LogicalResult HostLowering::lowerMBarriers(nvgpu::MBarrierCreateOp create,
         Value count = arith::IndexCastOp::create(
             builder, loc, builder.getI32Type(), init.getCount());
         call(loc, "tile_rt_mbarrier_init", {},
-             {barrierOffset(loc, init.getMbarId()), count});
+             {barrierOffset(loc, init.getMbarId()), count,
+              constantI32(loc, addSite(init))});
       };
       if (Value predicate = init.getPredicate()) {
         auto ifOp = scf::IfOp::create(builder, loc, predicate,
@@ -622,7 +623,8 @@ LogicalResult HostLowering::lowerMBarriers(nvgpu::MBarrierCreateOp create,
             "token is used; the CPU target only supports mbarrier waits by "
             "phase parity");
       call(loc, "tile_rt_mbarrier_arrive", {},
-           {barrierOffset(loc, arrive.getMbarId())});
+           {barrierOffset(loc, arrive.getMbarId()),
+            constantI32(loc, addSite(arrive))});
     } else if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(user)) {
       call(loc, "tile_rt_mbarrier_wait_parity", {},
            {barrierOffset(loc, wait.getMbarId()),
@@ -833,7 +835,8 @@ LogicalResult HostLowering::lowerThreadOps(func::FuncOp func) {
           builder, loc, builder.getI32Type(), arrive.getAddr());
       Value noinc = arith::ConstantIntOp::create(
           builder, loc, builder.getI32Type(), arrive.getNoinc() ? 1 : 0);
-      call(loc, "tile_rt_cp_async_mbarrier_arrive", {}, {address, noinc});
+      call(loc, "tile_rt_cp_async_mbarrier_arrive", {},
+           {address, noinc, constantI32(loc, addSite(op))});
       op->erase();
     } else if (isa<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp,
                    NVVM::SetMaxRegisterOp>(op)) {

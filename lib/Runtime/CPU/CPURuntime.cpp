@@ -137,6 +137,8 @@ public:
   void cpAsyncMBarrierArrive(uint32_t offset, bool noinc);
   void sharedAccess(uint64_t address, uint64_t bytes, int32_t site,
                     int32_t kind);
+  /// Race-check mode: an mbarrier operation touches the barrier's 8 bytes.
+  void mbarrierAccess(uint32_t offset, int32_t site, AccessKind kind);
   void outOfBounds(int32_t site, int32_t rank, const int64_t *indices);
 
   /// Results, merged by launch.
@@ -535,6 +537,13 @@ void Worker::cpAsyncMBarrierArrive(uint32_t offset, bool noinc) {
                                    /*completedParity=*/-1);
 }
 
+void Worker::mbarrierAccess(uint32_t offset, int32_t site, AccessKind kind) {
+  if (!raceDetector || offset % 8 != 0 ||
+      uint64_t(offset) + 8 > static_cast<uint64_t>(spec.sharedBytes))
+    return;
+  raceDetector->onAccess(current->linear, offset, 8, site, kind);
+}
+
 void Worker::sharedAccess(uint64_t address, uint64_t bytes, int32_t site,
                           int32_t kind) {
   if (!raceDetector)
@@ -680,24 +689,31 @@ int32_t tile_rt_shuffle_valid(void) {
   return getWorker("tile_rt_shuffle_valid").lastShuffleValid() ? 1 : 0;
 }
 
-void tile_rt_mbarrier_init(uint32_t arenaOffset, int32_t count) {
-  getWorker("tile_rt_mbarrier_init").mbarrierInit(arenaOffset, count);
+void tile_rt_mbarrier_init(uint32_t arenaOffset, int32_t count,
+                           int32_t site) {
+  Worker &worker = getWorker("tile_rt_mbarrier_init");
+  worker.mbarrierAccess(arenaOffset, site, AccessKind::Write);
+  worker.mbarrierInit(arenaOffset, count);
 }
 
-void tile_rt_mbarrier_arrive(uint32_t arenaOffset) {
-  getWorker("tile_rt_mbarrier_arrive")
-      .mbarrierArrive(arenaOffset, "mbarrier.arrive");
+void tile_rt_mbarrier_arrive(uint32_t arenaOffset, int32_t site) {
+  Worker &worker = getWorker("tile_rt_mbarrier_arrive");
+  worker.mbarrierAccess(arenaOffset, site, AccessKind::Atomic);
+  worker.mbarrierArrive(arenaOffset, "mbarrier.arrive");
 }
 
 void tile_rt_mbarrier_wait_parity(uint32_t arenaOffset, int32_t parity,
                                   int32_t site) {
-  getWorker("tile_rt_mbarrier_wait_parity")
-      .mbarrierWaitParity(arenaOffset, parity != 0, site);
+  Worker &worker = getWorker("tile_rt_mbarrier_wait_parity");
+  worker.mbarrierAccess(arenaOffset, site, AccessKind::Atomic);
+  worker.mbarrierWaitParity(arenaOffset, parity != 0, site);
 }
 
-void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc) {
-  getWorker("tile_rt_cp_async_mbarrier_arrive")
-      .cpAsyncMBarrierArrive(arenaOffset, noinc != 0);
+void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc,
+                                      int32_t site) {
+  Worker &worker = getWorker("tile_rt_cp_async_mbarrier_arrive");
+  worker.mbarrierAccess(arenaOffset, site, AccessKind::Atomic);
+  worker.cpAsyncMBarrierArrive(arenaOffset, noinc != 0);
 }
 
 void tile_rt_shared_access(uint64_t address, uint64_t bytes, int32_t site,

@@ -108,12 +108,12 @@ module attributes {gpu.container_module} {
 // CHECK-NOT: nvgpu.
 // CHECK-NOT: nvvm.
 // CHECK: memref.view %{{.+}}[%c0{{.*}}][%c64{{.*}}] : memref<?xi8> to memref<?xi8>
-// CHECK: call @tile_rt_mbarrier_init(%{{.+}}, %{{.+}}) : (i32, i32) -> ()
+// CHECK: call @tile_rt_mbarrier_init(%{{.+}}, %{{.+}}, %{{.+}}) : (i32, i32, i32) -> ()
 // CHECK: %[[V:.+]] = scf.if %{{.+}} -> (vector<4xf32>) {
 // CHECK-NEXT: vector.load %{{.+}} : memref<256xf32>, vector<4xf32>
 // CHECK: vector.store %[[V]], %{{.+}} : memref<16xf32>, vector<4xf32>
-// CHECK: call @tile_rt_cp_async_mbarrier_arrive(%{{.+}}, %c0_i32{{.*}})
-// CHECK: call @tile_rt_mbarrier_arrive(%{{.+}}) : (i32) -> ()
+// CHECK: call @tile_rt_cp_async_mbarrier_arrive(%{{.+}}, %c0_i32{{.*}}, %{{.+}}) : (i32, i32, i32) -> ()
+// CHECK: call @tile_rt_mbarrier_arrive(%{{.+}}, %{{.+}}) : (i32, i32) -> ()
 // CHECK: call @tile_rt_mbarrier_wait_parity(%{{.+}}, %{{.+}}, %{{.+}}) : (i32, i32, i32) -> ()
 module attributes {gpu.container_module} {
   gpu.module @pipeline_module {
