@@ -723,6 +723,35 @@ void initThenArrive(void *userData, int64_t *context, void *) {
   tile_rt_mbarrier_arrive(0, /*site=*/2);
 }
 
+/// Every thread adds to word 0 atomically; thread 1 then reads it, after a
+/// barrier when `ordered`.
+void atomicThenRead(void *userData, int64_t *context, void *arena) {
+  bool ordered = *static_cast<bool *>(userData);
+  auto *words = static_cast<int32_t *>(arena);
+  tile_rt_shared_access(addressOf(&words[0]), 4, /*site=*/0, /*kind=*/2);
+  __atomic_fetch_add(&words[0], 1, __ATOMIC_RELAXED);
+  if (ordered)
+    tile_rt_barrier(1);
+  if (getThreadLinear(context) == 1)
+    tile_rt_shared_access(addressOf(&words[0]), 4, /*site=*/2, /*kind=*/0);
+}
+
+// Regression: thread 1's own atomic must not hide thread 0's from its read.
+TEST(CPURuntimeTest, ReadRacesWithAnotherThreadsAtomic) {
+  for (bool ordered : {true, false}) {
+    LaunchSpec spec;
+    spec.block = {2, 1, 1};
+    spec.sharedBytes = 16;
+    spec.function = atomicThenRead;
+    spec.raceCheck = true;
+    spec.sites = {"k.mlir:3:5: memref.atomic_rmw", "k.mlir:4:3: gpu.barrier",
+                  "k.mlir:5:3: memref.load"};
+    spec.userData = &ordered;
+    LaunchResult result = launch(spec);
+    EXPECT_EQ(result.races, ordered ? 0u : 1u) << joinReports(result);
+  }
+}
+
 TEST(CPURuntimeTest, MBarrierUseBeforeOrderedInitIsARace) {
   for (bool ordered : {true, false}) {
     LaunchSpec spec;
@@ -796,7 +825,7 @@ TEST(CPURuntimeTest, AtomicsDoNotRaceWithAtomics) {
     }
     EXPECT_EQ(result.races, 2u) << joinReports(result);
     EXPECT_TRUE(hasReportContaining(
-        result, "atomic read-modify-write at atomic by thread (4, 0, 0) and "
+        result, "atomic read-modify-write at atomic by thread (3, 0, 0) and "
                 "read at plain by thread (5, 0, 0)"))
         << joinReports(result);
     EXPECT_TRUE(hasReportContaining(

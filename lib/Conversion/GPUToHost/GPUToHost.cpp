@@ -80,13 +80,41 @@ static bool isWorkgroup(MemRefType type) {
   return isWorkgroup(type.getMemorySpace());
 }
 
-/// `type` without the workgroup address space.
+/// Whether `memorySpace` is one of the GPU's (gpu.address_space, or NVVM's
+/// numbers: global 1, shared 3, local 5).
+static bool isGPUMemorySpace(Attribute memorySpace) {
+  if (isa_and_present<gpu::AddressSpaceAttr>(memorySpace))
+    return true;
+  if (auto space = dyn_cast_if_present<IntegerAttr>(memorySpace))
+    return space.getInt() == 1 || space.getInt() == 3 ||
+           space.getInt() == 5;
+  return false;
+}
+
+/// `type` without a GPU address space: every memory is host memory.
 static Type stripWorkgroup(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !isWorkgroup(memref))
+  if (!memref || !isGPUMemorySpace(memref.getMemorySpace()))
     return type;
   return MemRefType::get(memref.getShape(), memref.getElementType(),
                          memref.getLayout());
+}
+
+/// Whether `memref` is workgroup memory or a view or cast of it.
+static bool isSharedMemory(Value memref) {
+  while (memref) {
+    if (auto type = dyn_cast<MemRefType>(memref.getType());
+        type && isWorkgroup(type))
+      return true;
+    Operation *def = memref.getDefiningOp();
+    if (auto cast = dyn_cast_if_present<memref::MemorySpaceCastOp>(def))
+      memref = cast.getSource();
+    else if (auto view = dyn_cast_if_present<ViewLikeOpInterface>(def))
+      memref = view.getViewSource();
+    else
+      return false;
+  }
+  return false;
 }
 
 /// "file:line:col" of the first file location in `loc`, else its printout.
@@ -116,8 +144,22 @@ struct Access {
   Operation *op;
   Value memref;
   SmallVector<Value> indices;
-  int64_t elements = 1;
+  /// The vector's shape, covering the innermost dimensions; empty for one
+  /// element.
+  SmallVector<int64_t> vectorShape;
   int32_t kind = kAccessRead;
+
+  /// How many elements the access covers along dimension `dim`.
+  int64_t getExtent(size_t dim) const {
+    size_t leading = indices.size() - vectorShape.size();
+    return dim < leading ? 1 : vectorShape[dim - leading];
+  }
+  int64_t getNumElements() const {
+    int64_t count = 1;
+    for (int64_t extent : vectorShape)
+      count *= extent;
+    return count;
+  }
 };
 
 class HostLowering {
@@ -288,7 +330,7 @@ LogicalResult HostLowering::lowerAsyncCopies(gpu::GPUFuncOp func) {
 void HostLowering::instrumentAccesses(gpu::GPUFuncOp func) {
   SmallVector<Access> accesses;
   func.walk([&](Operation *op) {
-    Access access{op, Value(), {}, 1, kAccessRead};
+    Access access{op, Value(), {}, {}, kAccessRead};
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       access.memref = load.getMemRef();
       access.indices.assign(load.getIndices().begin(), load.getIndices().end());
@@ -300,12 +342,14 @@ void HostLowering::instrumentAccesses(gpu::GPUFuncOp func) {
     } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
       access.memref = load.getBase();
       access.indices.assign(load.getIndices().begin(), load.getIndices().end());
-      access.elements = load.getVectorType().getNumElements();
+      access.vectorShape.assign(load.getVectorType().getShape().begin(),
+                                load.getVectorType().getShape().end());
     } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
       access.memref = store.getBase();
       access.indices.assign(store.getIndices().begin(),
                             store.getIndices().end());
-      access.elements = store.getVectorType().getNumElements();
+      access.vectorShape.assign(store.getVectorType().getShape().begin(),
+                                store.getVectorType().getShape().end());
       access.kind = kAccessWrite;
     } else if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
       access.memref = atomic.getMemref();
@@ -320,6 +364,12 @@ void HostLowering::instrumentAccesses(gpu::GPUFuncOp func) {
     } else {
       return;
     }
+    // A memref of vectors holds whole vectors; the vector must fit the
+    // dimensions it spans.
+    auto memrefType = cast<MemRefType>(access.memref.getType());
+    if (isa<VectorType>(memrefType.getElementType()) ||
+        access.vectorShape.size() > access.indices.size())
+      access.vectorShape.clear();
     accesses.push_back(std::move(access));
   });
   for (const Access &access : accesses)
@@ -332,7 +382,7 @@ static bool isStaticallyInBounds(const Access &access, MemRefType type) {
     APInt value;
     if (type.isDynamicDim(dim) || !matchPattern(index, m_ConstantInt(&value)))
       return false;
-    int64_t extent = dim + 1 == access.indices.size() ? access.elements : 1;
+    int64_t extent = access.getExtent(dim);
     if (value.getSExtValue() < 0 ||
         value.getSExtValue() + extent > type.getDimSize(dim))
       return false;
@@ -346,7 +396,7 @@ static bool isStaticallyInBounds(const Access &access, MemRefType type) {
 void HostLowering::instrument(const Access &access) {
   Operation *op = access.op;
   auto type = cast<MemRefType>(access.memref.getType());
-  bool shared = raceCheck && isWorkgroup(type);
+  bool shared = raceCheck && isSharedMemory(access.memref);
   bool checked = !isStaticallyInBounds(access, type);
   if (!shared && !checked)
     return;
@@ -378,7 +428,8 @@ void HostLowering::instrument(const Access &access) {
         builder, loc, builder.getI64Type(),
         arith::AddIOp::create(builder, loc, base, bytes));
     Value size = arith::ConstantIntOp::create(
-        builder, loc, builder.getI64Type(), elementBytes * access.elements);
+        builder, loc, builder.getI64Type(),
+        elementBytes * access.getNumElements());
     call(loc, "tile_rt_shared_access", {},
          {address, size, constantI32(loc, site),
           constantI32(loc, access.kind)});
@@ -404,11 +455,11 @@ void HostLowering::instrument(const Access &access) {
                                              type.getDimSize(dim))
                   .getResult();
     Value fits;
-    if (dim + 1 == access.indices.size() && access.elements > 1) {
-      // index <= extent - elements, unsigned, and elements <= extent.
+    if (int64_t span = access.getExtent(dim); span > 1) {
+      // index <= extent - span, unsigned, and span <= extent.
       Value last = arith::SubIOp::create(
           builder, loc, extent,
-          arith::ConstantIndexOp::create(builder, loc, access.elements));
+          arith::ConstantIndexOp::create(builder, loc, span));
       Value enough = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::sge, last, zero);
       fits = arith::AndIOp::create(
@@ -732,6 +783,8 @@ void HostLowering::lowerPrintf(gpu::PrintfOp op) {
       arg = arith::IndexCastOp::create(builder, loc, builder.getI64Type(), arg);
     else if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() < 64)
       arg = arith::ExtFOp::create(builder, loc, builder.getF64Type(), arg);
+    else if (type.isInteger(1))
+      arg = arith::ExtUIOp::create(builder, loc, builder.getI32Type(), arg);
     else if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
       arg = arith::ExtSIOp::create(builder, loc, builder.getI32Type(), arg);
     arguments.push_back(arg);
@@ -886,6 +939,13 @@ static void stripWorkgroupTypes(func::FuncOp func) {
       for (Block &block : region)
         for (BlockArgument argument : block.getArguments())
           argument.setType(stripWorkgroup(argument.getType()));
+  });
+  // Casts between address spaces are now between equal types.
+  func.walk([](memref::MemorySpaceCastOp cast) {
+    if (cast.getSource().getType() != cast.getType())
+      return;
+    cast.replaceAllUsesWith(cast.getSource());
+    cast.erase();
   });
 }
 

@@ -123,19 +123,11 @@ void RaceDetector::onAccess(unsigned thread, uint64_t offset, uint64_t bytes,
     if (kind == AccessKind::Read) {
       if (!isOrdered(cell.write, thread))
         report(cell.write, kind, thread, site, byte);
-      if (!isOrdered(cell.atomic, thread))
-        report(cell.atomic, kind, thread, site, byte);
-      // Keep the reads most likely to race with a later write: replace this
-      // thread's own read, else one the current read is ordered after, else
-      // the older one. The slot written becomes the newest.
-      Access *reads = cell.reads;
-      bool replaceOlder =
-          reads[0].thread == thread ||
-          (reads[1].thread != thread &&
-           (isOrdered(reads[0], thread) || !isOrdered(reads[1], thread)));
-      if (replaceOlder)
-        reads[0] = reads[1];
-      reads[1] = current;
+      for (const Access &atomic : cell.atomics)
+        if (!isOrdered(atomic, thread))
+          report(atomic, kind, thread, site, byte);
+      // Keep the reads most likely to race with a later write.
+      remember(cell.reads, current, thread);
       continue;
     }
     // A write, plain or atomic, conflicts with plain accesses; atomics do
@@ -148,20 +140,35 @@ void RaceDetector::onAccess(unsigned thread, uint64_t offset, uint64_t bytes,
       if (!isOrdered(read, thread))
         report(read, kind, thread, site, byte);
     if (kind == AccessKind::Atomic) {
-      cell.atomic = current;
+      remember(cell.atomics, current, thread);
       continue;
     }
-    if (!isOrdered(cell.atomic, thread))
-      report(cell.atomic, kind, thread, site, byte);
+    for (const Access &atomic : cell.atomics)
+      if (!isOrdered(atomic, thread))
+        report(atomic, kind, thread, site, byte);
     // A later access that races with a cleared record either races with this
     // write too or is ordered after it, and then after the record.
     cell.write = current;
     cell.write.hasValue = written != nullptr;
     cell.write.value = written ? written[byte - offset] : 0;
-    cell.atomic = Access();
+    cell.atomics[0] = Access();
+    cell.atomics[1] = Access();
     cell.reads[0] = Access();
     cell.reads[1] = Access();
   }
+}
+
+void RaceDetector::remember(Access (&slots)[2], const Access &current,
+                            unsigned thread) {
+  // Replace this thread's own record, else one the current access is ordered
+  // after, else the older one; the slot written becomes the newest.
+  bool replaceOlder =
+      slots[0].thread == thread ||
+      (slots[1].thread != thread &&
+       (isOrdered(slots[0], thread) || !isOrdered(slots[1], thread)));
+  if (replaceOlder)
+    slots[0] = slots[1];
+  slots[1] = current;
 }
 
 RaceDetector::MBarrierClocks &RaceDetector::getMBarrier(uint32_t offset) {

@@ -125,10 +125,11 @@ private:
   struct ShadowByte {
     /// The last plain write.
     Access write;
-    /// The last atomic read-modify-write. Kept apart from the plain write:
-    /// a thread's atomic after its own plain write must not hide that write
-    /// from the other threads' atomics.
-    Access atomic;
+    /// The last atomic read-modify-writes, by up to two threads, oldest
+    /// first. Kept apart from the plain write: a thread's atomic after its
+    /// own plain write must not hide that write from the other threads'
+    /// atomics, nor another thread's atomic from its own later read.
+    Access atomics[2];
     /// Oldest first.
     Access reads[2];
   };
@@ -141,6 +142,10 @@ private:
 
   uint32_t *clockRow(unsigned thread) { return &clocks[thread * threads]; }
   bool isOrdered(const Access &access, unsigned thread);
+  /// Keeps `current` in `slots` (two records of different threads, oldest
+  /// first), dropping this thread's own, else one ordered before it, else
+  /// the older.
+  void remember(Access (&slots)[2], const Access &current, unsigned thread);
   void report(const Access &first, AccessKind secondKind, unsigned thread,
               int32_t site, uint64_t offset);
   MBarrierClocks &getMBarrier(uint32_t offset);

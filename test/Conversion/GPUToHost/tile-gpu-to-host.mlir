@@ -144,3 +144,45 @@ module attributes {gpu.container_module} {
   }
 }
 
+
+// -----
+
+// Regression (found in review): a 2-D vector covers two rows and four
+// columns, so both dimensions are checked against what the vector spans:
+// row <= 4 - 2 and column <= 8 - 4.
+// CHECK-LABEL: func.func @vector_2d
+// CHECK: %[[ROWS:.+]] = arith.subi %c4{{.*}}, %c2{{.*}} : index
+// CHECK: arith.cmpi ule, %{{.+}}, %[[ROWS]] : index
+// CHECK: %[[COLS:.+]] = arith.subi %c8{{.*}}, %c4{{.*}} : index
+// CHECK: arith.cmpi ule, %{{.+}}, %[[COLS]] : index
+// CHECK: scf.if %{{.+}} -> (vector<2x4xf32>)
+module attributes {gpu.container_module} {
+  gpu.module @vector_2d_module {
+    gpu.func @vector_2d(%in: memref<4x8xf32>, %out: memref<2x4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %t = gpu.thread_id x
+      %v = vector.load %in[%t, %t] : memref<4x8xf32>, vector<2x4xf32>
+      vector.store %v, %out[%c0, %c0] : memref<2x4xf32>, vector<2x4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// gpu.printf calls printf with C's promotions: i1 zero-extended (found in
+// review: it printed -1 for true), narrower integers sign-extended, floats
+// as double, index as i64.
+// CHECK-LABEL: func.func @print
+// CHECK: %[[FLAG:.+]] = arith.extui %{{.+}} : i1 to i32
+// CHECK: %[[F:.+]] = arith.extf %{{.+}} : f32 to f64
+// CHECK: llvm.call @printf(%{{.+}}, %[[FLAG]], %[[F]]) vararg(!llvm.func<i32 (ptr, ...)>)
+module attributes {gpu.container_module} {
+  gpu.module @print_module {
+    gpu.func @print(%x: f32) kernel {
+      %true = arith.constant true
+      gpu.printf "flag=%d x=%f\n", %true, %x : i1, f32
+      gpu.return
+    }
+  }
+}

@@ -219,6 +219,10 @@ static bool isInjective(ArrayRef<const LinearForm *> forms,
 /// Looks through views to the allocation.
 static Value getRootBuffer(Value buffer) {
   while (Operation *def = buffer.getDefiningOp()) {
+    if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(def)) {
+      buffer = cast.getSource();
+      continue;
+    }
     auto view = dyn_cast<ViewLikeOpInterface>(def);
     if (!view)
       break;
@@ -227,9 +231,23 @@ static Value getRootBuffer(Value buffer) {
   return buffer;
 }
 
+/// Whether `value` is shared memory, or a view or address-space cast of it
+/// (a store through a generic-space cast of a shared buffer is a shared
+/// store).
 static bool isShared(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  return type && getMemorySpace(type) == MemorySpace::Shared;
+  while (value) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (type && getMemorySpace(type) == MemorySpace::Shared)
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (auto cast = dyn_cast_if_present<memref::MemorySpaceCastOp>(def))
+      value = cast.getSource();
+    else if (auto view = dyn_cast_if_present<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else
+      return false;
+  }
+  return false;
 }
 
 /// Returns true for values that are, each, a distinct allocation.
