@@ -5,7 +5,11 @@ caught). It needs no GPU: CI runs it (test/tile-run/cpu-suite.test).
 
 Runs come from the files' comment lines:
   // CPU-SUITE: ARGS   a run on the CPU (the GPU-SUITE lines when there are
-                       none, without their timing flags; default --check)
+                       none, without their timing flags; default --check).
+                       The race check is on unless ARGS says --race-check
+                       itself (=false: a full check is affordable, its
+                       instrumented run is not; pair it with a
+                       --race-check --blocks N run)
   // CPU-EXPECT: TEXT  the run must fail and print TEXT (broken kernels;
                        EXPECT otherwise)
 
@@ -64,7 +68,9 @@ def main():
         name = os.path.relpath(path, ROOT)
         for index, run in enumerate(runs):
             label = name + ("#%d" % (index + 1) if len(runs) > 1 else "")
-            command = [args.tile_run, path, "--target=cpu", "--race-check"]
+            command = [args.tile_run, path, "--target=cpu"]
+            if "--race-check" not in run:
+                command.append("--race-check")
             command += shlex.split(run)
             start = time.time()
             result = subprocess.run(command, stdout=subprocess.PIPE,

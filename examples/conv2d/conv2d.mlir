@@ -3,6 +3,9 @@
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --kernel conv2d_naive --shape A=14x14x16x8 --shape W=3x3x16x32 --shape B=14x14x32x8 --check
 // GPU-SUITE: --kernel conv2d_tvm --check --bench --flops 118380036096
+// CPU-SUITE: --kernel conv2d_naive --shape A=14x14x16x8 --shape W=3x3x16x32 --shape B=14x14x32x8 --check
+// CPU-SUITE: --kernel conv2d_tvm --check --race-check=false
+// CPU-SUITE: --kernel conv2d_tvm --race-check --blocks 64
 
 // The TVM tutorial's direct 2-D convolution in HWCN layout: 14 x 14 pixels,
 // 256 channels, batch 256, 512 filters of 3 x 3, padding 1, f32.
