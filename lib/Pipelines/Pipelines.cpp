@@ -120,6 +120,10 @@ void tile::buildGPUToHostPipeline(OpPassManager &pm,
   host.testSkipBarrier = options.testSkipBarrier;
   host.testSkipBarrierKernel = options.testSkipBarrierKernel;
   pm.addPass(createTileGPUToHost(host));
+  buildHostToLLVMPipeline(pm);
+}
+
+void tile::buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;

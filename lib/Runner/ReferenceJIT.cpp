@@ -2,18 +2,13 @@
 
 #include "tile/Runner/ReferenceJIT.h"
 
-#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/PassManager.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstring>
@@ -47,15 +42,7 @@ llvm::Error runOnCPU(func::FuncOp func,
                 builder.getUnitAttr());
 
   PassManager pm(context);
-  pm.addPass(createLowerAffinePass());
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expand));
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  mlir::tile::buildHostToLLVMPipeline(pm);
   if (failed(pm.run(*module)))
     return makeError("cannot lower the reference '" + func.getSymName() +
                      "' to LLVM for the CPU");

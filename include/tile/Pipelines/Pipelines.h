@@ -70,6 +70,10 @@ struct TileToHostOptions : public PassPipelineOptions<TileToHostOptions> {
       llvm::cl::init("")};
 };
 
+/// Adds the standard lowering of host code (func, scf, memref, vector,
+/// arith, math) to the LLVM dialect: the CPU target's and the references'.
+void buildHostToLLVMPipeline(OpPassManager &pm);
+
 /// Adds the passes that lower the output of buildTileToGPUPipeline for the
 /// CPU target: each kernel becomes a host function running one thread
 /// (tile-gpu-to-host), then the LLVM dialect for the host.

@@ -100,23 +100,6 @@ static Type stripWorkgroup(Type type) {
                          memref.getLayout());
 }
 
-/// Whether `memref` is workgroup memory or a view or cast of it.
-static bool isSharedMemory(Value memref) {
-  while (memref) {
-    if (auto type = dyn_cast<MemRefType>(memref.getType());
-        type && isWorkgroup(type))
-      return true;
-    Operation *def = memref.getDefiningOp();
-    if (auto cast = dyn_cast_if_present<memref::MemorySpaceCastOp>(def))
-      memref = cast.getSource();
-    else if (auto view = dyn_cast_if_present<ViewLikeOpInterface>(def))
-      memref = view.getViewSource();
-    else
-      return false;
-  }
-  return false;
-}
-
 /// "file:line:col" of the first file location in `loc`, else its printout.
 static std::string formatLocation(Location loc) {
   std::string result;

@@ -231,25 +231,6 @@ static Value getRootBuffer(Value buffer) {
   return buffer;
 }
 
-/// Whether `value` is shared memory, or a view or address-space cast of it
-/// (a store through a generic-space cast of a shared buffer is a shared
-/// store).
-static bool isShared(Value value) {
-  while (value) {
-    auto type = dyn_cast<MemRefType>(value.getType());
-    if (type && getMemorySpace(type) == MemorySpace::Shared)
-      return true;
-    Operation *def = value.getDefiningOp();
-    if (auto cast = dyn_cast_if_present<memref::MemorySpaceCastOp>(def))
-      value = cast.getSource();
-    else if (auto view = dyn_cast_if_present<ViewLikeOpInterface>(def))
-      value = view.getViewSource();
-    else
-      return false;
-  }
-  return false;
-}
-
 /// Returns true for values that are, each, a distinct allocation.
 static bool isAllocation(Value buffer) {
   return buffer.getDefiningOp<AllocSharedOp>() ||
@@ -317,7 +298,7 @@ static void collectOwnEffects(Operation *op,
   effects.getEffects(instances);
   for (const MemoryEffects::EffectInstance &effect : instances) {
     Value value = effect.getValue();
-    if (!value || !isShared(value))
+    if (!value || !isSharedMemory(value))
       continue;
     bool reads = isa<MemoryEffects::Read>(effect.getEffect());
     bool writes = isa<MemoryEffects::Write>(effect.getEffect());
@@ -340,15 +321,15 @@ void SharedMemoryAccessAnalysis::collect(
     Operation *root, SmallVectorImpl<SharedAccess> &accesses) const {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
-      if (isShared(copy.getSource()))
+      if (isSharedMemory(copy.getSource()))
         accesses.push_back(describe(op, copy.getSource(), true, false));
-      if (isShared(copy.getTarget()))
+      if (isSharedMemory(copy.getTarget()))
         accesses.push_back(describe(op, copy.getTarget(), false, true));
       return WalkResult::skip();
     }
     if (isa<FillOp, ClearOp>(op)) {
       Value buffer = op->getOperand(0);
-      if (isShared(buffer))
+      if (isSharedMemory(buffer))
         accesses.push_back(describe(op, buffer, false, true));
       return WalkResult::skip();
     }

@@ -1275,3 +1275,19 @@ BarrierOp mlir::tile::createCompilerBarrier(OpBuilder &builder, Location loc,
   barrier->setAttr(kInsertedByAttr, builder.getStringAttr(pass));
   return barrier;
 }
+
+bool mlir::tile::isSharedMemory(Value value) {
+  while (value) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (type && getMemorySpace(type) == MemorySpace::Shared)
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (auto cast = dyn_cast_if_present<memref::MemorySpaceCastOp>(def))
+      value = cast.getSource();
+    else if (auto view = dyn_cast_if_present<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else
+      return false;
+  }
+  return false;
+}

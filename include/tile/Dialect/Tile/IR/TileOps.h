@@ -69,6 +69,11 @@ bool isThreadPrivateBuffer(Value buffer);
 /// space (or none) and not a thread-private buffer.
 bool isGlobalBuffer(Value value);
 
+/// Whether `value` is shared (workgroup) memory, or a view or address-space
+/// cast of it: a store through a generic-space cast of a shared buffer is a
+/// shared store.
+bool isSharedMemory(Value value);
+
 /// Byte size of one element of a buffer: integers and floats rounded up to
 /// whole bytes, `index` as 8 bytes, vectors as their element count times
 /// the size of their element.
