@@ -33,6 +33,7 @@ ours=(
   "conv1d_16384|examples/conv1d/local_shared.mlir|"
   "conv1d_16384|examples/conv1d/unrolled.mlir|"
   "conv1d_16384|examples/conv1d/best.mlir|--kernel conv1d_16384"
+  "conv1d_16777216|examples/conv1d/direct.mlir|"
   "conv1d_16777216|examples/conv1d/best.mlir|--kernel conv1d_16m"
   "gemm_1024x512x2048|examples/gemm/naive.mlir|--reps 3 --warmup 1"
   "gemm_1024x512x2048|examples/gemm/threads_1d.mlir|--reps 5"

@@ -606,3 +606,53 @@ tile.kernel @store_through_cast(%y: memref<2xf32>) grid [1] threads [2] {
     memref.store %v, %y[%c0] : memref<2xf32>
   }
 }
+
+// -----
+
+// Stages of a rolled pipeline (memref.view at ((it + c) mod S) * bytes, see
+// tile-software-pipeline): writing stage (it + 1) mod 3 and then reading
+// stage it mod 3 touch different bytes, no barrier; reading stage
+// (it + 4) mod 3, the stage written, needs one; so does the next
+// iteration's write of the stages this one read.
+// CHECK-LABEL: tile.kernel @stage_views
+// CHECK: tile.serial
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.copy
+// CHECK-NOT: tile.barrier
+// CHECK: memref.load %view_0[%tx]
+// CHECK-NOT: tile.barrier
+// CHECK: memref.view
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.load %view_1
+// CHECK-NOT: tile.barrier
+// CHECK: }
+tile.kernel @stage_views(%X: memref<4096xf32>, %Y: memref<32xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  %tx = tile.thread_id x
+  %raw = tile.alloc_shared : memref<384xi8, #gpu.address_space<workgroup>>
+  tile.serial %it = %c0 to %c16 step %c1 {
+    %ahead = arith.addi %it, %c1 : index
+    %next = arith.remui %ahead, %c3 : index
+    %wshift = arith.muli %next, %c128 : index
+    %w = memref.view %raw[%wshift][] : memref<384xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %off = arith.muli %it, %c16 : index
+    tile.copy %X[%off] to %w : memref<4096xf32> to memref<32xf32, #gpu.address_space<workgroup>>
+    %cur = arith.remui %it, %c3 : index
+    %rshift = arith.muli %cur, %c128 : index
+    %r = memref.view %raw[%rshift][] : memref<384xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %i = arith.subi %c16, %tx : index
+    %v = memref.load %r[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+    %wrap = arith.addi %it, %c4 : index
+    %same = arith.remui %wrap, %c3 : index
+    %sshift = arith.muli %same, %c128 : index
+    %s = memref.view %raw[%sshift][] : memref<384xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %u = memref.load %s[%i] : memref<32xf32, #gpu.address_space<workgroup>>
+    %sum = arith.addf %v, %u : f32
+    memref.store %sum, %Y[%tx] : memref<32xf32>
+  }
+}

@@ -88,6 +88,41 @@ tile.kernel @copy_to_local(%A: memref<1024xf16>) grid [128] threads [32] {
 
 // -----
 
+// A thread's own copy that may cross a bound: when the whole tile (8
+// elements) is inside, its two chunks copy without tests, one after the
+// other; otherwise each chunk is tested (a chunk across the end element by
+// element, skipping what is outside).
+// CHECK-LABEL: tile.kernel @copy_from_local_bounds_checked
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
+// CHECK: %[[N0:.+]] = arith.muli
+// CHECK: %[[N:.+]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf32>
+// CHECK: %[[END:.+]] = arith.addi %[[N0]], %[[C8]]
+// CHECK-DAG: %[[START_IN:.+]] = arith.cmpi ult, %[[N0]], %[[N]]
+// CHECK-DAG: %[[END_IN:.+]] = arith.cmpi ule, %[[END]], %[[N]]
+// CHECK: %[[WHOLE:.+]] = arith.andi %[[START_IN]], %[[END_IN]]
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK-NOT: scf.if
+// CHECK:   tile.vectorized
+// CHECK-NOT: scf.if
+// CHECK:   tile.vectorized
+// CHECK: } else {
+// CHECK:   scf.if
+// CHECK:     tile.vectorized
+// CHECK:   } else {
+// CHECK:     scf.for
+// CHECK:       scf.if
+// CHECK:         memref.store %{{.*}} : memref<?xf32>
+tile.kernel @copy_from_local_bounds_checked(%B: memref<?xf32>) grid [4] threads [64] {
+  %bx = tile.block_id x
+  %c8 = arith.constant 8 : index
+  %n = arith.muli %bx, %c8 : index
+  %y = tile.alloc_local : memref<8xf32>
+  tile.clear %y : memref<8xf32>
+  tile.copy %y to %B[%n] : memref<8xf32> to memref<?xf32>
+}
+
+// -----
+
 // tile.parallel over 64x32 on 256 threads: 8 rounds, iteration (i, j) from
 // the linear index, innermost fastest.
 // CHECK-LABEL: tile.kernel @parallel_2d

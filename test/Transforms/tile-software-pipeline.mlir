@@ -94,8 +94,69 @@ tile.kernel @three_stages(%X: memref<?xf32>, %Y: memref<32xf32>, %lb: index, %ub
 
 // -----
 
+// Rolled, three stages: one allocation of three 128-byte stages (the
+// 100-byte buffer rounded up), the prologue copies iterations 0 and 1 into
+// stages 0 and 1, then one copy of the body per iteration: wait, barrier,
+// the copy of iteration it + 2 into stage (it + 2) mod 3, the consumer on
+// stage it mod 3.
+// CHECK-LABEL: tile.kernel @rolled
+// CHECK: %[[RAW:.+]] = tile.alloc_shared {alignment = 16 : i64} : memref<384xi8, #gpu.address_space<workgroup>>
+// CHECK-NOT: tile.alloc_shared
+// CHECK: %[[SH0:.+]] = arith.muli %c0{{.*}}, %c128
+// CHECK: %[[V0:.+]] = memref.view %[[RAW]][%[[SH0]]][] : memref<384xi8, #gpu.address_space<workgroup>> to memref<25xf32, #gpu.address_space<workgroup>>
+// CHECK: tile.copy %{{.*}} to %[[V0]] {tile.async}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: %[[SH1:.+]] = arith.muli %c1{{.*}}, %c128
+// CHECK: memref.view %[[RAW]][%[[SH1]]][]
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: tile.serial %[[IT:.+]] = %{{.*}} to %{{.*}} step %c1
+// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: tile.barrier
+// CHECK: %[[AHEAD:.+]] = arith.addi %[[IT]], %c2
+// CHECK: %[[NEXT:.+]] = arith.remui %[[AHEAD]], %c3
+// CHECK: scf.if
+// CHECK:   %[[SHN:.+]] = arith.muli %[[NEXT]], %c128
+// CHECK:   %[[VN:.+]] = memref.view %[[RAW]][%[[SHN]]][]
+// CHECK:   tile.copy %{{.*}} to %[[VN]] {tile.async}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: %[[CUR:.+]] = arith.remui %[[IT]], %c3
+// CHECK: %[[SHC:.+]] = arith.muli %[[CUR]], %c128
+// CHECK: %[[VC:.+]] = memref.view %[[RAW]][%[[SHC]]][]
+// CHECK: memref.load %[[VC]]
+// CHECK-NOT: tile.barrier
+// CHECK: }
+// CHECK: nvvm.cp.async.wait.group 0
+// Barrier insertion adds nothing: it sees that stage (it + 2) mod 3 is not
+// stage it mod 3.
+// BARRIERS-LABEL: tile.kernel @rolled
+// BARRIERS-COUNT-1: tile.barrier
+// BARRIERS-NOT: tile.barrier
+tile.kernel @rolled(%X: memref<?xf32>, %Y: memref<32xf32>, %n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c25 = arith.constant 25 : index
+  %tx = tile.thread_id x
+  %buf = tile.alloc_shared : memref<25xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_local : memref<1xf32>
+  tile.clear %acc : memref<1xf32>
+  tile.pipelined %k = %c0 to %n step %c1 stages 3 rolled {
+    %off = arith.muli %k, %c25 : index
+    tile.copy %X[%off] to %buf : memref<?xf32> to memref<25xf32, #gpu.address_space<workgroup>>
+    %i = arith.remui %tx, %c25 : index
+    %v = memref.load %buf[%i] : memref<25xf32, #gpu.address_space<workgroup>>
+    %a = memref.load %acc[%c0] : memref<1xf32>
+    %s = arith.addf %a, %v : f32
+    memref.store %s, %acc[%c0] : memref<1xf32>
+  }
+  %r = memref.load %acc[%c0] : memref<1xf32>
+  memref.store %r, %Y[%tx] : memref<32xf32>
+}
+
+// -----
+
 // Nothing to pipeline: a serial loop.
 // CHECK-LABEL: tile.kernel @nothing
+// BARRIERS-LABEL: tile.kernel @nothing
 // CHECK: tile.pipelined %{{.*}} stages 1
 tile.kernel @nothing(%Y: memref<64xf32>) grid [1] threads [64] {
   %c0 = arith.constant 0 : index

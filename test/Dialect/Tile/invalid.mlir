@@ -356,6 +356,16 @@ tile.kernel @pipelined_zero_stages(%n: index) grid [1] threads [32] {
 
 // -----
 
+tile.kernel @pipelined_rolled_one_stage(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.pipelined' op 'rolled' needs at least 2 stages: with one there is nothing to roll}}
+  tile.pipelined %k = %c0 to %n step %c1 stages 1 rolled {
+  }
+}
+
+// -----
+
 tile.kernel @parallel_zero_extent() grid [1] threads [32] {
   // expected-error @+1 {{'tile.parallel' op extents must be positive, got [64, 0]}}
   tile.parallel (%i, %j) in [64, 0] {

@@ -80,6 +80,10 @@ tile.kernel @buffers() grid [1] threads [128] {
 // CHECK: tile.unroll %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: tile.vectorized %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: tile.pipelined %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} stages 3 {
+// CHECK: tile.pipelined %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} stages 4 rolled {
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: }
+// CHECK-NOT: rolled
 // CHECK: tile.parallel (%[[I:.+]], %[[J:.+]]) in [64, 32] {
 // CHECK:   memref.load %{{.*}}[%[[I]], %[[J]]]
 tile.kernel @loops(%A: memref<1024xf32>, %n: index) grid [1] threads [128] {
@@ -99,6 +103,9 @@ tile.kernel @loops(%A: memref<1024xf32>, %n: index) grid [1] threads [128] {
     memref.store %v, %l[%i] : memref<8xf32>
   }
   tile.pipelined %k = %c0 to %n step %c1 stages 3 {
+    tile.barrier
+  }
+  tile.pipelined %k = %c0 to %n step %c1 stages 4 rolled {
     tile.barrier
   }
   tile.parallel (%i, %j) in [64, 32] {

@@ -231,6 +231,64 @@ static Value getRootBuffer(Value buffer) {
   return buffer;
 }
 
+/// Matches the byte shift of a stage of a rolled pipeline (see
+/// tile-software-pipeline): `((x + c) mod S) * B`, `(x mod S) * B` or the
+/// constant stage `k * B`, for views of at most `B` bytes.
+static std::optional<SharedAccess::StageSlice>
+matchStageSlice(memref::ViewOp view) {
+  auto type = cast<MemRefType>(view.getType());
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  int64_t viewBytes =
+      type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  auto mul = view.getByteShift().getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return std::nullopt;
+  std::optional<int64_t> stageBytes = getConstantIntValue(mul.getRhs());
+  if (!stageBytes || *stageBytes < viewBytes)
+    return std::nullopt;
+  SharedAccess::StageSlice slice;
+  slice.stageBytes = *stageBytes;
+  if (std::optional<int64_t> constant = getConstantIntValue(mul.getLhs())) {
+    slice.offset = *constant;
+    return slice;
+  }
+  auto rem = mul.getLhs().getDefiningOp<arith::RemUIOp>();
+  if (!rem)
+    return std::nullopt;
+  std::optional<int64_t> stages = getConstantIntValue(rem.getRhs());
+  if (!stages || *stages < 1)
+    return std::nullopt;
+  slice.stages = *stages;
+  slice.iteration = rem.getLhs();
+  if (auto add = slice.iteration.getDefiningOp<arith::AddIOp>()) {
+    if (std::optional<int64_t> offset = getConstantIntValue(add.getRhs())) {
+      slice.iteration = add.getLhs();
+      slice.offset = *offset;
+    }
+  }
+  return slice;
+}
+
+/// Returns true when two stage slices of one allocation are provably
+/// different stages. Inside `carried` (accesses of two iterations), an
+/// iteration value defined in the loop may differ between them.
+static bool provablyDifferentStages(const SharedAccess::StageSlice &a,
+                                    const SharedAccess::StageSlice &b,
+                                    Operation *carried) {
+  if (a.stageBytes != b.stageBytes)
+    return false;
+  if (!a.iteration && !b.iteration)
+    return a.offset != b.offset;
+  if (!a.iteration || !b.iteration || a.iteration != b.iteration ||
+      a.stages != b.stages)
+    return false;
+  if (carried && isDefinedInside(a.iteration, carried))
+    return false;
+  int64_t difference = (a.offset - b.offset) % a.stages;
+  return difference != 0;
+}
+
 /// Returns true for values that are, each, a distinct allocation.
 static bool isAllocation(Value buffer) {
   return buffer.getDefiningOp<AllocSharedOp>() ||
@@ -264,6 +322,19 @@ static SharedAccess describe(Operation *op, Value buffer, bool reads,
   SharedAccess access;
   access.op = op;
   access.buffer = getRootBuffer(buffer);
+  // Views of a stage stay inside it.
+  for (Value value = buffer; value != access.buffer;) {
+    Operation *def = value.getDefiningOp();
+    if (auto view = dyn_cast<memref::ViewOp>(def);
+        view && view.getSource() == access.buffer) {
+      access.stage = matchStageSlice(view);
+      break;
+    }
+    if (auto spaceCast = dyn_cast<memref::MemorySpaceCastOp>(def))
+      value = spaceCast.getSource();
+    else
+      value = cast<ViewLikeOpInterface>(def).getViewSource();
+  }
   access.reads = reads;
   access.writes = writes;
   std::optional<SmallVector<Value>> indices =
@@ -492,6 +563,9 @@ bool SharedMemoryAccessAnalysis::mayConflict(const SharedAccess &earlier,
   if (earlier.op == later.op && !carried)
     return false;
   if (carried && provablyDifferentIterationElements(earlier, later, carried))
+    return false;
+  if (earlier.stage && later.stage &&
+      provablyDifferentStages(*earlier.stage, *later.stage, carried))
     return false;
   return !provablySameThread(earlier, later);
 }

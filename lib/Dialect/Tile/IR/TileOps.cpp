@@ -688,10 +688,12 @@ LogicalResult AllocLocalOp::verify() {
 // Range loops
 //===----------------------------------------------------------------------===//
 
-/// Parses `%iv = %lb to %ub step %step [stages N] attr-dict region`.
+/// Parses `%iv = %lb to %ub step %step [stages N [rolled]] attr-dict
+/// region`.
 template <typename OpTy>
 static ParseResult parseRangeLoop(OpAsmParser &parser, OperationState &result,
-                                  StringAttr stagesName = {}) {
+                                  StringAttr stagesName = {},
+                                  StringAttr rolledName = {}) {
   Builder &builder = parser.getBuilder();
   Type index = builder.getIndexType();
   OpAsmParser::Argument iv;
@@ -706,6 +708,8 @@ static ParseResult parseRangeLoop(OpAsmParser &parser, OperationState &result,
     if (parser.parseKeyword("stages") || parser.parseInteger(stages))
       return failure();
     result.addAttribute(stagesName, builder.getI64IntegerAttr(stages));
+    if (rolledName && succeeded(parser.parseOptionalKeyword("rolled")))
+      result.addAttribute(rolledName, builder.getUnitAttr());
   }
   iv.type = index;
   if (parser.resolveOperands({lb, ub, step}, index, result.operands))
@@ -719,14 +723,18 @@ static ParseResult parseRangeLoop(OpAsmParser &parser, OperationState &result,
 
 static void printRangeLoop(OpAsmPrinter &p, Operation *op, Value iv, Value lb,
                            Value ub, Value step, Region &body,
-                           std::optional<int64_t> stages = std::nullopt) {
+                           std::optional<int64_t> stages = std::nullopt,
+                           bool rolled = false) {
   p << ' ' << iv << " = " << lb << " to " << ub << " step " << step;
   if (stages)
     p << " stages " << *stages;
+  if (rolled)
+    p << " rolled";
   p << ' ';
   p.printRegion(body, /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
-  p.printOptionalAttrDict(op->getAttrs(), /*elidedAttrs=*/{"stages"});
+  p.printOptionalAttrDict(op->getAttrs(),
+                          /*elidedAttrs=*/{"stages", "rolled"});
 }
 
 static void buildRangeLoop(OpBuilder &builder, OperationState &state,
@@ -794,12 +802,13 @@ TILE_DEFINE_RANGE_LOOP(VectorizedOp, true)
 
 ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
   return parseRangeLoop<PipelinedOp>(parser, result,
-                                     getStagesAttrName(result.name));
+                                     getStagesAttrName(result.name),
+                                     getRolledAttrName(result.name));
 }
 
 void PipelinedOp::print(OpAsmPrinter &p) {
   printRangeLoop(p, *this, getInductionVar(), getLowerBound(), getUpperBound(),
-                 getStep(), getBody(), getStages());
+                 getStep(), getBody(), getStages(), getRolled());
 }
 
 void PipelinedOp::build(OpBuilder &builder, OperationState &state, Value lb,
@@ -812,6 +821,9 @@ void PipelinedOp::build(OpBuilder &builder, OperationState &state, Value lb,
 LogicalResult PipelinedOp::verify() {
   if (getStages() < 1)
     return emitOpError("stages must be at least 1, got ") << getStages();
+  if (getRolled() && getStages() < 2)
+    return emitOpError("'rolled' needs at least 2 stages: with one there is "
+                       "nothing to roll");
   return verifyRangeLoop(*this, getLowerBound(), getUpperBound(), getStep(),
                          /*needsConstantBounds=*/false);
 }

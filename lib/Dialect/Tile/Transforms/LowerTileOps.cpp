@@ -100,6 +100,32 @@ static Value buildInBounds(OpBuilder &builder, Location loc, Value memref,
   return inBounds;
 }
 
+/// Returns the condition that the whole tile of `shape` at `offsets` lies
+/// inside `memref`.
+static Value buildTileInBounds(OpBuilder &builder, Location loc, Value memref,
+                               ValueRange offsets, ArrayRef<int64_t> shape) {
+  Value inBounds;
+  for (auto [dim, offset] : llvm::enumerate(offsets)) {
+    Value size = memref::DimOp::create(builder, loc, memref, dim);
+    Value end = arith::AddIOp::create(
+        builder, loc, offset,
+        arith::ConstantIndexOp::create(builder, loc, shape[dim]));
+    // `offset < size` rejects offsets that wrapped below zero, whose end
+    // may wrap back into range.
+    Value condition = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, offset,
+                              size),
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, end,
+                              size));
+    inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds,
+                                                condition)
+                              .getResult()
+                        : condition;
+  }
+  return inBounds;
+}
+
 /// Replaces the innermost index by `index + offset`.
 static SmallVector<Value> shiftInnermost(OpBuilder &builder, Location loc,
                                          ValueRange indices, Value offset) {
@@ -214,6 +240,53 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
                             << chunk << ", bounds tests: " << checkSource
                             << checkTarget << "\n");
 
+    if (!checkSource && !checkTarget) {
+      buildChunks(rewriter, loc, op, chunks, chunk, count,
+                  /*checkSource=*/false, /*checkTarget=*/false);
+    } else if (!op.isCollective() && count > 1) {
+      // A thread's tile that may cross a bound usually does not: when the
+      // whole tile is inside, its chunks copy without tests, in one straight
+      // run that does not cut the code computing them into pieces. (A
+      // collective copy has few chunks per thread; testing each costs less
+      // than a second copy of the code.)
+      Value inside;
+      auto both = [&](Value condition) {
+        inside = inside ? arith::AndIOp::create(rewriter, loc, inside,
+                                                condition)
+                              .getResult()
+                        : condition;
+      };
+      if (checkSource)
+        both(buildTileInBounds(rewriter, loc, op.getSource(),
+                               op.getSourceIndices(), shape));
+      if (checkTarget)
+        both(buildTileInBounds(rewriter, loc, op.getTarget(),
+                               op.getTargetIndices(), shape));
+      auto branch = scf::IfOp::create(rewriter, loc, inside,
+                                      /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+        buildChunks(rewriter, loc, op, chunks, chunk, count,
+                    /*checkSource=*/false, /*checkTarget=*/false);
+        rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+        buildChunks(rewriter, loc, op, chunks, chunk, count, checkSource,
+                    checkTarget);
+      }
+    } else {
+      buildChunks(rewriter, loc, op, chunks, chunk, count, checkSource,
+                  checkTarget);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// Copies the `count` chunks of `chunk` elements (`chunks` per dimension)
+  /// of `op`: spread over the block for a collective copy, unrolled in the
+  /// thread otherwise; each chunk tested against the bounds asked for.
+  static void buildChunks(PatternRewriter &rewriter, Location loc, CopyOp op,
+                          ArrayRef<int64_t> chunks, int64_t chunk,
+                          int64_t count, bool checkSource, bool checkTarget) {
     OpBuilder::InsertionGuard guard(rewriter);
     Value linear;
     if (op.isCollective()) {
@@ -260,8 +333,6 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
       buildGuardedElementCopy(rewriter, loc, op, sourceIndices, targetIndices,
                               chunk, checkSource, checkTarget);
     }
-    rewriter.eraseOp(op);
-    return success();
   }
 
   /// Copies `chunk` consecutive elements with a `tile.vectorized` loop.

@@ -25,11 +25,28 @@
 // writes are seen by barrier insertion at their issue; the wait and the
 // barrier above are what makes them complete and visible, by construction.
 //
+// A `rolled` loop keeps one copy of the body: each pipelined buffer becomes
+// one shared allocation of S stages (each rounded up to 128 bytes), and
+// every use of the buffer a `memref.view` of the stage at byte shift
+// `((it + c) mod S) * stageBytes`:
+//
+//   prologue:  for s < S - 1: if (s < N) copies(s) into stage s; commit
+//   loop over iterations it:
+//     cp.async.wait_group S - 2; barrier
+//     if (it + S - 1 < N) copies(it + S - 1) into stage (it + S - 1) mod S
+//     commit
+//     consumer(it) reading stage it mod S
+//   cp.async.wait_group 0
+//
+// Barrier insertion recognizes these shifts (SharedMemoryAccess.cpp) and
+// sees that stages `it mod S` and `(it + S - 1) mod S` differ.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -331,6 +348,113 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
   loop.erase();
 }
 
+/// The bytes of one stage of `type`: its size rounded up to 128 bytes, so
+/// that every stage starts as aligned as the allocation.
+static int64_t getStageBytes(MemRefType type) {
+  int64_t bytes = type.getNumElements() *
+                  llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  return llvm::alignTo(bytes, 128);
+}
+
+/// Rewrites a `rolled` loop as described at the top of the file.
+static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
+  int64_t stages = loop.getStages();
+  Location loc = loop.getLoc();
+  OpBuilder builder(loop);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value lower = loop.getLowerBound();
+  Value step = loop.getStep();
+  Value count = buildTripCount(builder, loc, lower, loop.getUpperBound(),
+                               step);
+
+  // One allocation of all stages per buffer, where the buffer was.
+  SmallVector<Value> staged;
+  for (Value buffer : plan.buffers) {
+    auto alloc = buffer.getDefiningOp<AllocSharedOp>();
+    auto type = cast<MemRefType>(buffer.getType());
+    OpBuilder allocBuilder(alloc);
+    auto rawType = MemRefType::get({stages * getStageBytes(type)},
+                                   allocBuilder.getI8Type(), AffineMap(),
+                                   type.getMemorySpace());
+    int64_t alignment = std::max<int64_t>(alloc.getAlignment().value_or(16),
+                                          16);
+    staged.push_back(AllocSharedOp::create(
+        allocBuilder, alloc.getLoc(), rawType,
+        allocBuilder.getI64IntegerAttr(alignment)));
+  }
+  // Maps every buffer to its stage `stage` (an index in [0, S)).
+  auto mapStage = [&](IRMapping &mapping, Value stage) {
+    for (auto [buffer, raw] : llvm::zip(plan.buffers, staged)) {
+      auto type = cast<MemRefType>(buffer.getType());
+      Value shift = arith::MulIOp::create(builder, loc, stage,
+                                          constant(getStageBytes(type)));
+      mapping.map(buffer, memref::ViewOp::create(builder, loc, type, raw,
+                                                 shift, ValueRange())
+                              .getResult());
+    }
+  };
+  auto inductionValue = [&](Value iteration) -> Value {
+    return arith::AddIOp::create(
+        builder, loc, lower,
+        arith::MulIOp::create(builder, loc, iteration, step));
+  };
+  // Copies of `iteration` into stage `stage`, under `if (iteration < N)`.
+  auto issueCopies = [&](Value iteration, Value stage) {
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::slt, iteration, count);
+    auto branch = scf::IfOp::create(builder, loc, inside,
+                                    /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+      IRMapping mapping;
+      mapping.map(loop.getInductionVar(), inductionValue(iteration));
+      mapStage(mapping, stage);
+      for (Operation *op : plan.producer) {
+        Operation *clone = builder.clone(*op, mapping);
+        if (isa<CopyOp>(clone))
+          clone->setAttr(kAsyncAttr, builder.getUnitAttr());
+      }
+    }
+    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+  };
+
+  // Prologue: the first S - 1 iterations' copies, into stages 0 .. S - 2.
+  for (int64_t stage = 0; stage + 1 < stages; ++stage)
+    issueCopies(constant(stage), constant(stage));
+
+  auto iterations = SerialOp::create(builder, loc, constant(0), count,
+                                     constant(1));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(iterations.getBody().front().getTerminator());
+    Value iteration = iterations.getInductionVar();
+    NVVM::CpAsyncWaitGroupOp::create(builder, loc, stages - 2);
+    createCompilerBarrier(builder, loc, "tile-software-pipeline");
+    Value ahead =
+        arith::AddIOp::create(builder, loc, iteration, constant(stages - 1));
+    issueCopies(ahead, arith::RemUIOp::create(builder, loc, ahead,
+                                              constant(stages)));
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), inductionValue(iteration));
+    mapStage(mapping, arith::RemUIOp::create(builder, loc, iteration,
+                                             constant(stages)));
+    DenseSet<Operation *> copies;
+    for (CopyOp copy : plan.copies)
+      copies.insert(copy);
+    for (Operation &op : loop.getBody().front().without_terminator())
+      if (!copies.contains(&op))
+        builder.clone(op, mapping);
+  }
+  NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+  loop.erase();
+  for (Value buffer : plan.buffers)
+    if (buffer.use_empty())
+      buffer.getDefiningOp()->erase();
+}
+
 namespace {
 
 struct TileSoftwarePipeline
@@ -372,7 +496,10 @@ struct TileSoftwarePipeline
         loop.setStages(1);
         continue;
       }
-      pipeline(loop, **plan);
+      if (loop.getRolled())
+        pipelineRolled(loop, **plan);
+      else
+        pipeline(loop, **plan);
     }
   }
 };

@@ -101,6 +101,11 @@ static int64_t getBufferAlignment(Value memref) {
     return alloc.getAlignment().value_or(16);
   if (isa<AllocLocalOp>(def))
     return 16;
+  // A view at a byte shift: as aligned as both the source and the shift.
+  if (auto view = dyn_cast<memref::ViewOp>(def))
+    return std::max<int64_t>(
+        elementBytes, std::min(getBufferAlignment(view.getSource()),
+                               getKnownDivisor(view.getByteShift())));
   if (auto alloca = dyn_cast<memref::AllocaOp>(def))
     return std::max<int64_t>(alloca.getAlignment().value_or(0), elementBytes);
   return elementBytes;

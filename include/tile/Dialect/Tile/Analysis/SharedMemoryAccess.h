@@ -50,6 +50,17 @@ struct SharedAccess {
   /// Set when the access comes from an earlier iteration of this loop:
   /// values defined inside it may differ between the two accesses.
   Operation *carriedAcross = nullptr;
+  /// For an access through a stage of a rolled pipeline (`memref.view` of
+  /// the allocation at byte shift `((iteration + offset) mod stages) *
+  /// stageBytes`, or at a constant multiple of `stageBytes`): which stage.
+  struct StageSlice {
+    /// The iteration value; null for a constant stage (then `offset` is it).
+    Value iteration;
+    int64_t offset = 0;
+    int64_t stages = 0;
+    int64_t stageBytes = 0;
+  };
+  std::optional<StageSlice> stage;
 };
 
 /// Collects accesses and answers conflict queries for one kernel.

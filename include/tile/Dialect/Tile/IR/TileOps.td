@@ -351,16 +351,24 @@ def Tile_PipelinedOp : Tile_RangeLoopOp<"pipelined", [
     waits and the epilogue. `stages = 1` is an ordinary serial loop. The
     bounds must be uniform across the block.
 
+    By default the lowering unrolls the loop by the stage count, so that
+    every stage is a buffer of its own at a constant address. With `rolled`
+    it keeps one copy of the body: the stages are slices of one shared
+    allocation and each iteration picks its slices by `iteration mod
+    stages` (a few address instructions per iteration; the code, and the
+    compile time, no longer grow with the stage count).
+
     ```mlir
     tile.pipelined %k = %c0 to %c64 step %c1 stages 3 {
       tile.copy %A[%m0, %k] to %As : memref<1024x2048xf32> to
           memref<64x32xf32, #gpu.address_space<workgroup>>
       ...
     }
+    tile.pipelined %t = %c0 to %cN step %c1 stages 6 rolled { ... }
     ```
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
-                       I64Attr:$stages);
+                       I64Attr:$stages, UnitAttr:$rolled);
   let builders = [OpBuilder<(ins "::mlir::Value":$lowerBound,
                                  "::mlir::Value":$upperBound,
                                  "::mlir::Value":$step, "int64_t":$stages)>];
