@@ -1,9 +1,8 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' > /dev/null
-// RUN: FileCheck %s --check-prefix=PTX < %t.conv1d_16m.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --kernel conv1d_16384 --check --bench
-// GPU-SUITE: --kernel conv1d_16m --check --check-repeat 20 --bench
+// GPU-SUITE: --kernel conv1d_16m --check --bench
 
 // Our full 1-D convolution, B = np.convolve(A, W) with 32 taps, for
 // M = 16384 and M = 2^24. It is meant to run at the speed of memory: every
@@ -57,67 +56,51 @@ tile.kernel @conv1d_16384(%A: memref<16384xf32>, %W: memref<32xf32>, %B: memref<
 }
 
 // CHECK-LABEL: tile.kernel @conv1d_16m
-// For 2^24 the tiles of 1024 outputs stream through a persistent grid:
-// 396 blocks (3 per SM of 132), block b takes tiles b, b + 396, ... The
-// 1056 inputs of a tile (its 1024 and the 32 before them) go into shared
-// memory with one cooperative copy, which the 6-stage pipeline turns into
-// cp.async running 5 tiles ahead: up to 5 x 4 KB of loads in flight per
-// block that occupy no registers. Each thread then takes its 8 + 32 inputs
-// from shared memory and computes as in conv1d_16384. `rolled` keeps one
-// copy of the body (stage = tile mod 6) instead of unrolling it 6 times:
-// 256 unrolled FMAs, 6 times over, would take 240 ms to compile.
-// The last round of tiles runs past the signal: those tiles read zeros
-// and store nothing (tile.copy cuts at the ends of A and B).
-// The kernel with the inputs loaded straight into registers, without the
-// pipeline, is conv1d/direct.mlir.
-// PTX-LABEL: .entry conv1d_16m(
-// PTX-COUNT-3: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// PTX: bar.sync 0;
-// PTX-NOT: bar.sync
-// PTX: ld.shared.v4
-// PTX: fma.rn.f32
-// PTX: st.global.v4
+// For 2^24 no shared memory: each thread loads its 8 + 32 inputs straight
+// from global memory into registers (ten 128-bit loads, all in flight at
+// once, no barrier; the halo is read again by the neighbours, from L1).
+// Both per-thread copies may cross an end of the signal, so they test the
+// whole tile once and copy without further tests when it is inside (all
+// but two threads): no branch cuts the 256 FMAs apart.
+// H100, 2026-11-23: 49.5 us, 90% of the copy bandwidth (before the
+// whole-tile test, with a test per 16-byte chunk: 56.5 us). 16 outputs per
+// thread: 58.8 us, 32: 90.4 (fewer threads, and ptxas interleaves their
+// loads with the FMAs). The persistent cp.async pipeline of
+// conv1d/pipelined.mlir: 53.8 us.
 tile.kernel @conv1d_16m(%A: memref<16777216xf32>, %W: memref<32xf32>, %B: memref<16777247xf32>)
-    grid [396] threads [128] attributes {reference = @conv1d_reference} {
+    grid [16385] threads [128] attributes {reference = @conv1d_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %c32 = arith.constant 32 : index
-  // ceil(16385 tiles / 396 blocks) rounds.
-  %rounds = arith.constant 42 : index
   %bx = tile.block_id x
   %tx = tile.thread_id x
+  %n = affine.apply affine_map<(b, t) -> (b * 1024 + t * 8)>(%bx, %tx)
+  // The thread's inputs start 32 early (below zero for the first thread:
+  // those read as zero).
+  %start = affine.apply affine_map<(b, t) -> (b * 1024 + t * 8 - 32)>(%bx, %tx)
   %w = tile.alloc_local : memref<32xf32>
   tile.copy %W to %w : memref<32xf32> to memref<32xf32>
-  %inputs = tile.alloc_shared : memref<1056xf32, #gpu.address_space<workgroup>>
-  %first = arith.muli %tx, %c8 : index
+  %x = tile.alloc_local : memref<40xf32>
+  tile.copy %A[%start] to %x : memref<16777216xf32> to memref<40xf32>
+  %y = tile.alloc_local : memref<8xf32>
   %zero = arith.constant 0.0 : f32
-  tile.pipelined %it = %c0 to %rounds step %c1 stages 6 rolled {
-    // Tile it * 396 + bx; its inputs start 32 early (below zero for the
-    // first tile: those read as zero).
-    %start = affine.apply affine_map<(i, b) -> ((i * 396 + b) * 1024 - 32)>(%it, %bx)
-    tile.copy %A[%start] to %inputs : memref<16777216xf32> to memref<1056xf32, #gpu.address_space<workgroup>>
-    %x = tile.alloc_local : memref<40xf32>
-    tile.copy %inputs[%first] to %x : memref<1056xf32, #gpu.address_space<workgroup>> to memref<40xf32>
-    %y = tile.alloc_local : memref<8xf32>
-    tile.unroll %j = %c0 to %c8 step %c1 {
-      %acc = tile.alloc_local : memref<1xf32>
-      memref.store %zero, %acc[%c0] : memref<1xf32>
-      // y[j] = sum_r x[j + 32 - r] * w[r]: input n - r sits at x[j + 32 - r].
-      tile.unroll %r = %c0 to %c32 step %c1 {
-        %i = affine.apply affine_map<(j, r) -> (j + 32 - r)>(%j, %r)
-        %a = memref.load %x[%i] : memref<40xf32>
-        %b = memref.load %w[%r] : memref<32xf32>
-        %s = memref.load %acc[%c0] : memref<1xf32>
-        %t = math.fma %a, %b, %s : f32
-        memref.store %t, %acc[%c0] : memref<1xf32>
-      }
-      %v = memref.load %acc[%c0] : memref<1xf32>
-      memref.store %v, %y[%j] : memref<8xf32>
+  tile.unroll %j = %c0 to %c8 step %c1 {
+    %acc = tile.alloc_local : memref<1xf32>
+    memref.store %zero, %acc[%c0] : memref<1xf32>
+    // y[j] = sum_r x[j + 32 - r] * w[r]: input n - r sits at x[j + 32 - r].
+    tile.unroll %r = %c0 to %c32 step %c1 {
+      %i = affine.apply affine_map<(j, r) -> (j + 32 - r)>(%j, %r)
+      %a = memref.load %x[%i] : memref<40xf32>
+      %b = memref.load %w[%r] : memref<32xf32>
+      %s = memref.load %acc[%c0] : memref<1xf32>
+      %t = math.fma %a, %b, %s : f32
+      memref.store %t, %acc[%c0] : memref<1xf32>
     }
-    %n = affine.apply affine_map<(i, b, t) -> ((i * 396 + b) * 1024 + t * 8)>(%it, %bx, %tx)
-    tile.copy %y to %B[%n] : memref<8xf32> to memref<16777247xf32>
+    %v = memref.load %acc[%c0] : memref<1xf32>
+    memref.store %v, %y[%j] : memref<8xf32>
   }
+  tile.copy %y to %B[%n] : memref<8xf32> to memref<16777247xf32>
 }
 
 // The CPU reference, for any signal length: np.convolve(A, W), "full".
