@@ -40,11 +40,12 @@ ours=(
   "gemm_1024x512x2048|examples/gemm/threads_2d.mlir|"
   "gemm_1024x512x2048|examples/gemm/shared.mlir|"
   "gemm_1024x512x2048|examples/gemm/registers.mlir|"
-  "gemm_1024x512x2048|examples/gemm/best.mlir|"
+  "gemm_1024x512x2048|examples/gemm/prefetch.mlir|"
   "gemm_1024x512x2048|examples/gemm/pipelined_stages.mlir|--kernel gemm_stages_1"
   "gemm_1024x512x2048|examples/gemm/pipelined_stages.mlir|--kernel gemm_stages_2"
   "gemm_1024x512x2048|examples/gemm/pipelined_stages.mlir|--kernel gemm_stages_3"
   "gemm_1024x512x2048|examples/gemm/pipelined.mlir|"
+  "gemm_1024x512x2048|examples/gemm/best.mlir|"
   "conv2d_14x14x256_b256_f512|examples/conv2d/conv2d.mlir|--kernel conv2d_tvm --flops 118380036096"
 )
 

@@ -6,7 +6,7 @@
 
 // The seed's GEMM (M = 1024, N = 512, K = 2048, f32) as a software-pipelined
 // loop: the same 64 x 64 block tile, 4 x 4 register tile per thread and
-// K tiles of 16 as gemm/best.mlir, but the K tiles go straight from global
+// K tiles of 16 as gemm/prefetch.mlir, but the K tiles go straight from global
 // into shared memory with `tile.copy` in a 4-stage `tile.pipelined` loop,
 // and tile-software-pipeline makes them cp.async copies running 3 tiles
 // ahead, into a buffer per stage, with one barrier per tile.
@@ -15,7 +15,7 @@
 // (with the pipeline's unrolling by the stage count, 1024 FMAs in the loop)
 // it was 2.5% faster but took 130 ms to compile.
 // H200, 2026-11-22: 4 stages 69.2 us (fully unrolled 67.5), 3 stages 70.7,
-// 2 stages 84.5, 1 stage 146.5; gemm/best.mlir, which prefetches through
+// 2 stages 84.5, 1 stage 146.5; gemm/prefetch.mlir, which prefetches through
 // registers, 85.0; cuBLAS FFMA 57.5.
 
 // CHECK-LABEL: tile.kernel @gemm_pipelined

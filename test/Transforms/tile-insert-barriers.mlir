@@ -656,3 +656,75 @@ tile.kernel @stage_views(%X: memref<4096xf32>, %Y: memref<32xf32>) grid [1] thre
     memref.store %sum, %Y[%tx] : memref<32xf32>
   }
 }
+
+// -----
+
+// Accesses under `scf.if (thread_id z == c)` come from threads with that z
+// only: z no longer tells threads apart, and x, y separate the rest. The
+// stores and the read-modify-write of group 1 touch only each thread's own
+// elements (no barrier within or between its branches); group 0's read of
+// them needs a barrier.
+// CHECK-LABEL: tile.kernel @pinned_thread_groups
+// CHECK: scf.if
+// CHECK-NOT: tile.barrier
+// CHECK: scf.if
+// CHECK-NOT: tile.barrier
+// CHECK: arith.cmpi eq, %c0
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: scf.if
+// CHECK-NOT: tile.barrier
+tile.kernel @pinned_thread_groups(%out: memref<64xf32>) grid [1] threads [8, 8, 2] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %ty = tile.thread_id y
+  %tz = tile.thread_id z
+  %t = affine.apply affine_map<(x, y) -> (y * 8 + x)>(%tx, %ty)
+  %red = tile.alloc_shared : memref<4x64xf32, #gpu.address_space<workgroup>>
+  %is1 = arith.cmpi eq, %tz, %c1 : index
+  scf.if %is1 {
+    tile.unroll %v = %c0 to %c4 step %c1 {
+      memref.store %one, %red[%v, %t] : memref<4x64xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  scf.if %is1 {
+    tile.unroll %v = %c0 to %c4 step %c1 {
+      %x = memref.load %red[%v, %t] : memref<4x64xf32, #gpu.address_space<workgroup>>
+      %y = arith.addf %x, %one : f32
+      memref.store %y, %red[%v, %t] : memref<4x64xf32, #gpu.address_space<workgroup>>
+    }
+  }
+  %is0 = arith.cmpi eq, %c0, %tz : index
+  scf.if %is0 {
+    %x = memref.load %red[%c0, %t] : memref<4x64xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%t] : memref<64xf32>
+  }
+}
+
+// -----
+
+// The same with an index that does not separate the threads of the group
+// (x is missing): two threads of group 1 write one element, which no
+// barrier inside the branch could order.
+tile.kernel @pinned_not_injective(%out: memref<64xf32>) grid [1] threads [8, 8, 2] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  %ty = tile.thread_id y
+  %tz = tile.thread_id z
+  %red = tile.alloc_shared : memref<4x64xf32, #gpu.address_space<workgroup>>
+  %is1 = arith.cmpi eq, %tz, %c1 : index
+  // expected-note @below {{thread-dependent control flow: 'scf.if'}}
+  scf.if %is1 {
+    tile.unroll %v = %c0 to %c4 step %c1 {
+      // expected-note @below {{the other access}}
+      %x = memref.load %red[%v, %ty] : memref<4x64xf32, #gpu.address_space<workgroup>>
+      %y = arith.addf %x, %one : f32
+      // expected-error @below {{shared-memory race: 'memref.store' writing may touch an element that 'memref.load' reading touches from another thread}}
+      memref.store %y, %red[%v, %ty] : memref<4x64xf32, #gpu.address_space<workgroup>>
+    }
+  }
+}

@@ -8,6 +8,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -184,6 +186,44 @@ static bool isDefinedInside(Value value, Operation *loop) {
   if (auto arg = dyn_cast<BlockArgument>(value))
     return loop->isAncestor(arg.getOwner()->getParentOp());
   return loop->isProperAncestor(value.getDefiningOp());
+}
+
+/// The value each thread dimension is pinned to around `op`: inside the
+/// then-branch of `scf.if (thread_id d == v)`, with `v` uniform, every
+/// thread that runs `op` has index `v` in dimension `d`. Null where free.
+static std::array<Value, 3> getPinnedThreadIndices(Operation *op,
+                                                   const ThreadUniformity &uniformity) {
+  std::array<Value, 3> pinned = {};
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto branch = dyn_cast<scf::IfOp>(parent);
+    if (!branch || !branch.getThenRegion().isAncestor(op->getParentRegion()))
+      continue;
+    auto compare = branch.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!compare || compare.getPredicate() != arith::CmpIPredicate::eq)
+      continue;
+    for (unsigned side = 0; side < 2; ++side) {
+      Value index = compare->getOperand(side);
+      Value other = compare->getOperand(1 - side);
+      std::optional<int> dim;
+      if (auto tid = index.getDefiningOp<ThreadIdOp>())
+        dim = static_cast<int>(tid.getDim());
+      else if (auto tid = index.getDefiningOp<gpu::ThreadIdOp>())
+        dim = static_cast<int>(tid.getDimension());
+      if (dim && !uniformity.isThreadDependent(other) && !pinned[*dim])
+        pinned[*dim] = other;
+    }
+  }
+  return pinned;
+}
+
+/// Returns true when `a` and `b` are provably the same value.
+static bool provablyEqual(Value a, Value b) {
+  if (a == b)
+    return true;
+  std::optional<int64_t> ca = getConstantIntValue(a);
+  std::optional<int64_t> cb = getConstantIntValue(b);
+  return ca && cb && *ca == *cb;
 }
 
 /// Returns true when the thread part of the forms (one per index dimension)
@@ -502,7 +542,16 @@ bool SharedMemoryAccessAnalysis::provablySameThread(
   SmallVector<const LinearForm *> pointers;
   for (const LinearForm &form : forms)
     pointers.push_back(&form);
-  return isInjective(pointers, threadExtents);
+  // A thread dimension that conditions around both accesses pin to one
+  // value does not tell threads apart: count it as extent 1.
+  SmallVector<int64_t, 3> extents(threadExtents);
+  std::array<Value, 3> pinnedA = getPinnedThreadIndices(a.op, uniformity);
+  std::array<Value, 3> pinnedB = getPinnedThreadIndices(b.op, uniformity);
+  for (int d = 0; d < 3; ++d)
+    if (pinnedA[d] && pinnedB[d] && provablyEqual(pinnedA[d], pinnedB[d]) &&
+        !(carried && isDefinedInside(pinnedA[d], carried)))
+      extents[d] = 1;
+  return isInjective(pointers, extents);
 }
 
 /// Two iterations of `loop` touch different elements when, in some
