@@ -13,9 +13,11 @@
 // - distributed: a collective op (`tile.copy`, `tile.fill`, `tile.clear`) or
 //   any other op whose element-to-thread mapping is not known.
 //
-// Two accesses conflict unless they touch different buffers, both only read,
-// both are atomics, they are the same op, or the analysis proves that an
-// element touched by both is touched by the same thread.
+// Two accesses conflict unless they touch different buffers (or different
+// stages of a rolled pipeline's buffer), both only read, both are atomics,
+// they are the same op, or the analysis proves that an element touched by
+// both is touched by the same thread (thread dimensions pinned by enclosing
+// `scf.if (thread_id d == v)` branches do not need telling apart).
 //
 //===----------------------------------------------------------------------===//
 
