@@ -96,8 +96,8 @@ tile.kernel @copy_to_local(%A: memref<1024xf16>) grid [128] threads [32] {
 // CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
 // CHECK: %[[N0:.+]] = arith.muli
 // CHECK: %[[N:.+]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf32>
-// CHECK: %[[END:.+]] = arith.addi %[[N0]], %[[C8]]
 // CHECK-DAG: %[[START_IN:.+]] = arith.cmpi ult, %[[N0]], %[[N]]
+// CHECK-DAG: %[[END:.+]] = arith.addi %[[N0]], %[[C8]]
 // CHECK-DAG: %[[END_IN:.+]] = arith.cmpi ule, %[[END]], %[[N]]
 // CHECK: %[[WHOLE:.+]] = arith.andi %[[START_IN]], %[[END_IN]]
 // CHECK: scf.if %[[WHOLE]] {

@@ -73,57 +73,47 @@ static SmallVector<Value> addOffsets(OpBuilder &builder, Location loc,
   return sums;
 }
 
-/// Returns the condition that `indices`, and the `extent - 1` elements after
-/// the last one, lie inside `memref`.
+/// Returns `a && b`, or the one of them that is set.
+static Value andConditions(OpBuilder &builder, Location loc, Value a,
+                           Value b) {
+  if (!a || !b)
+    return a ? a : b;
+  return arith::AndIOp::create(builder, loc, a, b);
+}
+
+/// Returns the condition that the tile of `extents` at `indices` lies inside
+/// `memref`.
 static Value buildInBounds(OpBuilder &builder, Location loc, Value memref,
-                           ValueRange indices, int64_t innermostExtent) {
+                           ValueRange indices, ArrayRef<int64_t> extents) {
   Value inBounds;
-  auto both = [&](Value condition) {
-    inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds,
-                                                condition)
-                              .getResult()
-                        : condition;
-  };
   for (auto [dim, index] : llvm::enumerate(indices)) {
     Value size = memref::DimOp::create(builder, loc, memref, dim);
-    // `index < size` also rejects indices that wrapped below zero.
-    both(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
-                               size));
-    if (dim + 1 == indices.size() && innermostExtent > 1) {
-      Value last = arith::AddIOp::create(
+    // `index < size` also rejects indices that wrapped below zero (whose
+    // end may wrap back into range).
+    inBounds = andConditions(
+        builder, loc, inBounds,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
+                              size));
+    if (extents[dim] > 1) {
+      Value end = arith::AddIOp::create(
           builder, loc, index,
-          arith::ConstantIndexOp::create(builder, loc, innermostExtent));
-      both(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, last,
-                                 size));
+          arith::ConstantIndexOp::create(builder, loc, extents[dim]));
+      inBounds = andConditions(
+          builder, loc, inBounds,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, end,
+                                size));
     }
   }
   return inBounds;
 }
 
-/// Returns the condition that the whole tile of `shape` at `offsets` lies
-/// inside `memref`.
-static Value buildTileInBounds(OpBuilder &builder, Location loc, Value memref,
-                               ValueRange offsets, ArrayRef<int64_t> shape) {
-  Value inBounds;
-  for (auto [dim, offset] : llvm::enumerate(offsets)) {
-    Value size = memref::DimOp::create(builder, loc, memref, dim);
-    Value end = arith::AddIOp::create(
-        builder, loc, offset,
-        arith::ConstantIndexOp::create(builder, loc, shape[dim]));
-    // `offset < size` rejects offsets that wrapped below zero, whose end
-    // may wrap back into range.
-    Value condition = arith::AndIOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, offset,
-                              size),
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, end,
-                              size));
-    inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds,
-                                                condition)
-                              .getResult()
-                        : condition;
-  }
-  return inBounds;
+/// Returns the condition that `indices`, and the `extent - 1` elements after
+/// the last one along the innermost dimension, lie inside `memref`.
+static Value buildInBounds(OpBuilder &builder, Location loc, Value memref,
+                           ValueRange indices, int64_t innermostExtent) {
+  SmallVector<int64_t> extents(indices.size(), 1);
+  extents.back() = innermostExtent;
+  return buildInBounds(builder, loc, memref, indices, extents);
 }
 
 /// Replaces the innermost index by `index + offset`.
@@ -250,18 +240,13 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
       // collective copy has few chunks per thread; testing each costs less
       // than a second copy of the code.)
       Value inside;
-      auto both = [&](Value condition) {
-        inside = inside ? arith::AndIOp::create(rewriter, loc, inside,
-                                                condition)
-                              .getResult()
-                        : condition;
-      };
       if (checkSource)
-        both(buildTileInBounds(rewriter, loc, op.getSource(),
-                               op.getSourceIndices(), shape));
+        inside = buildInBounds(rewriter, loc, op.getSource(),
+                               op.getSourceIndices(), shape);
       if (checkTarget)
-        both(buildTileInBounds(rewriter, loc, op.getTarget(),
-                               op.getTargetIndices(), shape));
+        inside = andConditions(rewriter, loc, inside,
+                               buildInBounds(rewriter, loc, op.getTarget(),
+                                             op.getTargetIndices(), shape));
       auto branch = scf::IfOp::create(rewriter, loc, inside,
                                       /*withElseRegion=*/true);
       {
@@ -317,14 +302,10 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
       if (checkSource)
         inBounds = buildInBounds(rewriter, loc, op.getSource(), sourceIndices,
                                  chunk);
-      if (checkTarget) {
-        Value target = buildInBounds(rewriter, loc, op.getTarget(),
-                                     targetIndices, chunk);
-        inBounds = inBounds ? arith::AndIOp::create(rewriter, loc, inBounds,
-                                                    target)
-                                  .getResult()
-                            : target;
-      }
+      if (checkTarget)
+        inBounds = andConditions(rewriter, loc, inBounds,
+                                 buildInBounds(rewriter, loc, op.getTarget(),
+                                               targetIndices, chunk));
       auto branch = scf::IfOp::create(rewriter, loc, inBounds,
                                       /*withElseRegion=*/true);
       rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());

@@ -247,6 +247,41 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
   return std::optional<PipelinePlan>(std::move(plan));
 }
 
+/// Returns the induction value of `loop` at iteration `iteration`:
+/// `lb + iteration * step`.
+static Value buildInductionValue(OpBuilder &builder, Location loc,
+                                 PipelinedOp loop, Value iteration) {
+  return arith::AddIOp::create(
+      builder, loc, loop.getLowerBound(),
+      arith::MulIOp::create(builder, loc, iteration, loop.getStep()));
+}
+
+/// Emits the copies of `iteration` (and the ops they need), asynchronous,
+/// with the buffers mapped by `mapBuffers`, under `if (iteration < count)`;
+/// then commits the cp.async group (empty when the guard fails).
+static void emitCopies(OpBuilder &builder, Location loc, PipelinedOp loop,
+                       const PipelinePlan &plan, Value iteration, Value count,
+                       llvm::function_ref<void(IRMapping &)> mapBuffers) {
+  Value inside = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::slt, iteration, count);
+  auto branch = scf::IfOp::create(builder, loc, inside,
+                                  /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(),
+                buildInductionValue(builder, loc, loop, iteration));
+    mapBuffers(mapping);
+    for (Operation *op : plan.producer) {
+      Operation *clone = builder.clone(*op, mapping);
+      if (isa<CopyOp>(clone))
+        clone->setAttr(kAsyncAttr, builder.getUnitAttr());
+    }
+  }
+  NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+}
+
 /// Rewrites `loop` as described at the top of the file.
 static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
   int64_t stages = loop.getStages();
@@ -255,10 +290,8 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  Value lower = loop.getLowerBound();
-  Value step = loop.getStep();
-  Value count = buildTripCount(builder, loc, lower, loop.getUpperBound(),
-                               step);
+  Value count = buildTripCount(builder, loc, loop.getLowerBound(),
+                               loop.getUpperBound(), loop.getStep());
 
   // One buffer per stage; stage 0 is the original.
   SmallVector<SmallVector<Value>> stageBuffers;
@@ -272,11 +305,6 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
       perStage.push_back(allocBuilder.clone(*alloc)->getResult(0));
   }
 
-  auto inductionValue = [&](Value iteration) -> Value {
-    return arith::AddIOp::create(
-        builder, loc, lower,
-        arith::MulIOp::create(builder, loc, iteration, step));
-  };
   auto mapStage = [&](IRMapping &mapping, int64_t stage) {
     for (auto [buffer, perStage] : llvm::zip(plan.buffers, stageBuffers))
       mapping.map(buffer, perStage[stage]);
@@ -292,17 +320,8 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
     build();
   };
   auto issueCopies = [&](Value iteration, int64_t stage) {
-    guarded(iteration, [&] {
-      IRMapping mapping;
-      mapping.map(loop.getInductionVar(), inductionValue(iteration));
-      mapStage(mapping, stage);
-      for (Operation *op : plan.producer) {
-        Operation *clone = builder.clone(*op, mapping);
-        if (isa<CopyOp>(clone))
-          clone->setAttr(kAsyncAttr, builder.getUnitAttr());
-      }
-    });
-    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+    emitCopies(builder, loc, loop, plan, iteration, count,
+               [&](IRMapping &mapping) { mapStage(mapping, stage); });
   };
 
   // Prologue: the first S - 1 iterations' copies.
@@ -331,7 +350,8 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
                                           constant(stages - 1)),
                     (j + stages - 1) % stages);
         IRMapping mapping;
-        mapping.map(loop.getInductionVar(), inductionValue(iteration));
+        mapping.map(loop.getInductionVar(),
+                    buildInductionValue(builder, loc, loop, iteration));
         mapStage(mapping, j);
         for (Operation &op : loop.getBody().front().without_terminator())
           if (!copies.contains(&op))
@@ -364,10 +384,8 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  Value lower = loop.getLowerBound();
-  Value step = loop.getStep();
-  Value count = buildTripCount(builder, loc, lower, loop.getUpperBound(),
-                               step);
+  Value count = buildTripCount(builder, loc, loop.getLowerBound(),
+                               loop.getUpperBound(), loop.getStep());
 
   // One allocation of all stages per buffer, where the buffer was.
   SmallVector<Value> staged;
@@ -395,30 +413,10 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
                               .getResult());
     }
   };
-  auto inductionValue = [&](Value iteration) -> Value {
-    return arith::AddIOp::create(
-        builder, loc, lower,
-        arith::MulIOp::create(builder, loc, iteration, step));
-  };
-  // Copies of `iteration` into stage `stage`, under `if (iteration < N)`.
+  // Copies of `iteration` into stage `stage`.
   auto issueCopies = [&](Value iteration, Value stage) {
-    Value inside = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::slt, iteration, count);
-    auto branch = scf::IfOp::create(builder, loc, inside,
-                                    /*withElseRegion=*/false);
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(branch.thenBlock()->getTerminator());
-      IRMapping mapping;
-      mapping.map(loop.getInductionVar(), inductionValue(iteration));
-      mapStage(mapping, stage);
-      for (Operation *op : plan.producer) {
-        Operation *clone = builder.clone(*op, mapping);
-        if (isa<CopyOp>(clone))
-          clone->setAttr(kAsyncAttr, builder.getUnitAttr());
-      }
-    }
-    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+    emitCopies(builder, loc, loop, plan, iteration, count,
+               [&](IRMapping &mapping) { mapStage(mapping, stage); });
   };
 
   // Prologue: the first S - 1 iterations' copies, into stages 0 .. S - 2.
@@ -438,7 +436,8 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
     issueCopies(ahead, arith::RemUIOp::create(builder, loc, ahead,
                                               constant(stages)));
     IRMapping mapping;
-    mapping.map(loop.getInductionVar(), inductionValue(iteration));
+    mapping.map(loop.getInductionVar(),
+                buildInductionValue(builder, loc, loop, iteration));
     mapStage(mapping, arith::RemUIOp::create(builder, loc, iteration,
                                              constant(stages)));
     DenseSet<Operation *> copies;
