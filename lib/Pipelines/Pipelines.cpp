@@ -51,9 +51,13 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
                                   const TileToPTXOptions &options) {
   // Tile level, per kernel.
   OpPassManager &kernelPm = pm.nest<KernelOp>();
+  kernelPm.addPass(createTileInferLayouts());
   kernelPm.addPass(createTileSoftwarePipeline());
   kernelPm.addPass(createTileInsertBarriers());
   kernelPm.addPass(createTileLowerWarpSpecialize());
+  TileLowerFragmentsOptions fragments;
+  fragments.gemmLowering = options.gemmLowering;
+  kernelPm.addPass(createTileLowerFragments(fragments));
   kernelPm.addPass(createTileLowerTileOps());
   kernelPm.addPass(createTileVectorize());
   kernelPm.addPass(createTileLowerReductions());
@@ -64,6 +68,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   // conv2d: 130 registers instead of 125, 7 blocks per SM instead of 8, 15%
   // slower on an H200 (docs/Pipeline.md).
   kernelPm.addPass(createTileForwardLocalStores());
+  kernelPm.addPass(createTileApplySwizzles());
   kernelPm.addPass(createCanonicalizerPass());
   kernelPm.addPass(createCSEPass());
 
@@ -142,7 +147,10 @@ void tile::registerTileToHostPipeline() {
       "Lower tile kernels for the CPU target: tile passes, tile-to-gpu, then "
       "one host function per kernel that runs one thread, in the LLVM dialect",
       [](OpPassManager &pm, const TileToHostOptions &options) {
-        buildTileToGPUPipeline(pm, TileToPTXOptions());
+        TileToPTXOptions gpuOptions;
+        // The CPU runs no tensor-core instructions.
+        gpuOptions.gemmLowering = "scalar";
+        buildTileToGPUPipeline(pm, gpuOptions);
         buildGPUToHostPipeline(pm, options);
       });
 }

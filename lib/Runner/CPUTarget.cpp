@@ -107,6 +107,7 @@ CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
     add("tile_rt_cp_async_mbarrier_arrive", &tile_rt_cp_async_mbarrier_arrive);
     add("tile_rt_shared_access", &tile_rt_shared_access);
     add("tile_rt_out_of_bounds", &tile_rt_out_of_bounds);
+    add("__truncsfbf2", &tile_rt_truncsfbf2);
     return symbols;
   });
   return std::move(program);

@@ -209,6 +209,15 @@ planKernel(mlir::tile::KernelOp kernel, const PlanOptions &options) {
           return makeError(llvm::formatv(
               "--shape {0}: the shape does not fit argument '{0}' of type {1}",
               argument.name, printType(type)));
+        if (std::optional<int64_t> multiple =
+                mlir::tile::getDeclaredMultiple(kernel.getArguments()[index]))
+          for (size_t d = 0; d < shape.size(); ++d)
+            if (memref.isDynamicDim(d) && shape[d] % *multiple != 0)
+              return makeError(llvm::formatv(
+                  "--shape {0}: size {1} of dimension {2} is not a multiple "
+                  "of {3}, which argument '{0}' declares "
+                  "({{tile.multiple_of = {3}})",
+                  argument.name, shape[d], d, *multiple));
         argument.shape = shape;
       } else if (!memref.hasStaticShape()) {
         return makeError(llvm::formatv(

@@ -29,6 +29,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
                      "functions need it (default: $CUDA_HOME, else "
                      "/usr/local/cuda)"),
       llvm::cl::init("")};
+  Option<std::string> gemmLowering{
+      *this, "gemm-lowering",
+      llvm::cl::desc("Instructions of tile.gemm ops that do not choose: "
+                     "mma_sync (tensor cores, sm_80 and later) or scalar "
+                     "(FMAs; what the CPU target runs)"),
+      llvm::cl::init("mma_sync")};
   Option<std::string> ptxOutput{
       *this, "ptx-output",
       llvm::cl::desc("Also write the PTX to this file ('-': standard output); "

@@ -133,6 +133,12 @@ void tile_rt_shared_access(uint64_t address, uint64_t bytes, int32_t site,
 /// the indices i0..i3 are meaningful.
 void tile_rt_out_of_bounds(int32_t site, int32_t rank, int64_t i0, int64_t i1,
                            int64_t i2, int64_t i3);
+
+/// compiler-rt's `__truncsfbf2` (f32 to bf16, round to nearest even), which
+/// libgcc lacks: LLVM calls it where x86 promotes bf16 values (a bf16 phi,
+/// e.g. a bounds-checked load of a bf16 tile). The x86-64 ABI returns bf16
+/// in the low 16 bits of xmm0, so the result is a float carrying them.
+float tile_rt_truncsfbf2(float value);
 }
 
 #endif // TILE_RUNTIME_CPURUNTIME_H

@@ -76,7 +76,7 @@ static int64_t placeSharedBuffers(KernelOp kernel, int64_t totalBytes,
       auto global = memref::GlobalOp::create(
           builder, alloc.getLoc(), name, builder.getStringAttr("private"),
           alloc.getType(), /*initial_value=*/Attribute(), /*constant=*/false,
-          builder.getI64IntegerAttr(alloc.getAlignment().value_or(16)));
+          builder.getI64IntegerAttr(alloc.getEffectiveAlignment()));
       symbols.insert(global);
       builder.setInsertionPoint(alloc);
       Value replacement = memref::GetGlobalOp::create(
@@ -100,7 +100,7 @@ static int64_t placeSharedBuffers(KernelOp kernel, int64_t totalBytes,
   int64_t offset = 0;
   for (AllocSharedOp alloc : allocs) {
     MemRefType type = alloc.getType();
-    offset = llvm::alignTo(offset, alloc.getAlignment().value_or(16));
+    offset = llvm::alignTo(offset, alloc.getEffectiveAlignment());
     builder.setInsertionPoint(alloc);
     Value start =
         arith::ConstantIndexOp::create(builder, alloc.getLoc(), offset);

@@ -727,4 +727,17 @@ void tile_rt_out_of_bounds(int32_t site, int32_t rank, int64_t i0, int64_t i1,
   getWorker("tile_rt_out_of_bounds").outOfBounds(site, rank, indices);
 }
 
+float tile_rt_truncsfbf2(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint32_t bf16;
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    bf16 = (bits >> 16) | 0x40u; // a quiet NaN stays a NaN
+  else
+    bf16 = (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+  float result = 0.0f;
+  std::memcpy(&result, &bf16, sizeof(bf16));
+  return result;
+}
+
 } // extern "C"

@@ -389,7 +389,7 @@ tile.kernel @parallel_arity() grid [1] threads [32] {
 tile.kernel @copy_element_type(%A: memref<1024xf32>) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<32xf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.copy' op source element type 'f32' and target element type 'f16' differ; tile.copy does not convert}}
+  // expected-error @+1 {{'tile.copy' op source element type 'f32' and target element type 'f16' differ; tile.copy converts only between float types, with a fragment on one side}}
   tile.copy %A[%c0] to %s : memref<1024xf32> to memref<32xf16, #gpu.address_space<workgroup>>
 }
 
@@ -801,4 +801,131 @@ tile.kernel @forged_role(%X: memref<64xf32>) grid [1] threads [64] {
   scf.if %lo {
     tile.barrier
   } {tile.role_first = 0 : i64, tile.role_threads = 16 : i64}
+}
+
+//===----------------------------------------------------------------------===//
+// Fragments, swizzles, tile.gemm
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @fragment_space() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_fragment' op result must be in the '#tile.fragment' memory space, got 'memref<32xf32>'}}
+  %f = tile.alloc_fragment : memref<32xf32>
+}
+
+// -----
+
+tile.kernel @fragment_nested(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'tile.alloc_fragment' op must stand at the top level of a 'tile.kernel' body}}
+    %f = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  }
+}
+
+// -----
+
+tile.kernel @fragment_layout_threads() grid [1] threads [64] {
+  // expected-error @+1 {{'tile.alloc_fragment' op layout spreads the fragment over 2 threads but the block has 64}}
+  %f = tile.alloc_fragment {layout = #tile.layout<shape = [4], threads = 2, registers = 2, map = (d0, d1) -> (d1 * 2 + d0)>} : memref<4xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @layout_not_bijective() grid [1] threads [4] {
+  // expected-error @+1 {{thread 1, register 0 maps to (0), an element another register holds too: a fragment layout must hold each element exactly once}}
+  %f = tile.alloc_fragment {layout = #tile.layout<shape = [4], threads = 4, registers = 1, map = (d0, d1) -> (d0 floordiv 2)>} : memref<4xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @swizzle_value() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_shared' op swizzle must be 128 (bytes) or 0 (none), got 64}}
+  %s = tile.alloc_shared {swizzle = 64} : memref<32x64xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @swizzle_shape() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_shared' op cannot swizzle 'memref<3x32xf16, #gpu.address_space<workgroup>>': its rows of 64 bytes (x 3) do not fill whole 128-byte lines}}
+  %s = tile.alloc_shared {swizzle = 128} : memref<3x32xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @gemm_shapes() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op shapes do not multiply: A is 64x32, B is 16x64, C is 64x64; A must be MxK, B KxN and C MxN}}
+  tile.gemm %As, %Bs, %acc : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_types() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf16, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op unsupported element types 'bf16' x 'bf16' -> 'f16': supported are f16 x f16 -> f32 or f16, bf16 x bf16 -> f32 and f32 x f32 -> f32 (tf32)}}
+  tile.gemm %As, %Bs, %acc : memref<64x32xbf16, #gpu.address_space<workgroup>>, memref<32x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_global_operand(%A: memref<64x32xf16>) grid [1] threads [128] {
+  %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op operand A must be in shared memory (#gpu.address_space<workgroup>), got 'memref<64x32xf16>'}}
+  tile.gemm %A, %Bs, %acc : memref<64x32xf16>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_accumulator_space() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_shared : memref<64x64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.gemm' op operand C (the accumulator) must be a 2-D fragment ('#tile.fragment' memory space)}}
+  tile.gemm %As, %Bs, %acc : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @gemm_warps_threads() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op warps [2, 4] hold 256 threads but the block has 128}}
+  tile.gemm %As, %Bs, %acc {warps = array<i64: 2, 4>} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_tile_too_small() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x16xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op warps [1, 4] split the 64x16 accumulator into tiles that are not whole 16x8 tensor-core tiles}}
+  tile.gemm %As, %Bs, %acc {warps = array<i64: 1, 4>} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x16xf16, #gpu.address_space<workgroup>>, memref<64x16xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_mma_k() grid [1] threads [32] {
+  %As = tile.alloc_shared : memref<16x8xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<8x8xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x8xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op mma_sync lowering needs K to be a multiple of 16, got 8}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<mma_sync>} : memref<16x8xf16, #gpu.address_space<workgroup>>, memref<8x8xf16, #gpu.address_space<workgroup>>, memref<16x8xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @copy_fragment_convert_int(%A: memref<32xi32>) grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.copy' op source element type 'i32' and target element type 'f32' differ; tile.copy converts only between float types, with a fragment on one side}}
+  tile.copy %A to %f : memref<32xi32> to memref<32xf32, #tile.fragment>
 }

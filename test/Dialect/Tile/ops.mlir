@@ -256,3 +256,31 @@ tile.kernel @uniform_after_full_reduction(%A: memref<128xf32>) grid [1] threads 
     tile.barrier
   }
 }
+
+// -----
+
+// Fragments, swizzled shared tiles and tile.gemm.
+// CHECK-LABEL: tile.kernel @fragments
+// CHECK: tile.alloc_shared {swizzle = 128 : i64} : memref<64x32xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[ACC:.+]] = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [256], threads = 128, registers = 2, map = (d0, d1) -> (d1 * 128 + d0)>} : memref<256xf32, #tile.fragment>
+// CHECK: tile.gemm %{{.+}}, %{{.+}}, %[[ACC]] {clear, transpose_b, warps = array<i64: 2, 2>} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+// CHECK: tile.gemm %{{.+}}, %{{.+}}, %[[ACC]] {lowering = #tile.gemm_lowering<scalar>, transpose_a}
+// CHECK: tile.parallel (%{{.+}}, %{{.+}}) in [64, 64] {
+// CHECK: tile.copy %[[ACC]] to %{{.+}}[%{{.+}}, %{{.+}}] : memref<64x64xf32, #tile.fragment> to memref<?x?xf16>
+tile.kernel @fragments(%C: memref<?x?xf16>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %As = tile.alloc_shared {swizzle = 128} : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %At = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %v = tile.alloc_fragment {layout = #tile.layout<shape = [256], threads = 128, registers = 2, map = (d0, d1) -> (d1 * 128 + d0)>} : memref<256xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear, transpose_b, warps = array<i64: 2, 2>} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.gemm %At, %At, %acc {transpose_a, lowering = #tile.gemm_lowering<scalar>} : memref<32x64xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [64, 64] {
+    %x = memref.load %acc[%i, %j] : memref<64x64xf32, #tile.fragment>
+    %y = arith.mulf %x, %x : f32
+    memref.store %y, %acc[%i, %j] : memref<64x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> to memref<?x?xf16>
+}

@@ -14,6 +14,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/IR/ThreadUniformity.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
@@ -36,6 +37,8 @@ MemorySpace tile::getMemorySpace(MemRefType type) {
   Attribute space = type.getMemorySpace();
   if (!space)
     return MemorySpace::Global;
+  if (isa<FragmentSpaceAttr>(space))
+    return MemorySpace::Fragment;
   if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
     switch (gpuSpace.getValue()) {
     case gpu::AddressSpace::Global:
@@ -60,6 +63,28 @@ MemorySpace tile::getMemorySpace(MemRefType type) {
     }
   }
   return MemorySpace::Other;
+}
+
+std::optional<int64_t> tile::getDeclaredMultiple(Value memref) {
+  auto argument = dyn_cast<BlockArgument>(memref);
+  if (!argument)
+    return std::nullopt;
+  auto kernel = dyn_cast<KernelOp>(argument.getOwner()->getParentOp());
+  if (!kernel || argument.getOwner() != &kernel.getBody().front())
+    return std::nullopt;
+  ArrayAttr attrs = kernel.getArgAttrsAttr();
+  if (!attrs || argument.getArgNumber() >= attrs.size())
+    return std::nullopt;
+  auto multiple = cast<DictionaryAttr>(attrs[argument.getArgNumber()])
+                      .getAs<IntegerAttr>(kMultipleOfAttr);
+  if (!multiple)
+    return std::nullopt;
+  return multiple.getInt();
+}
+
+bool tile::isFragment(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && getMemorySpace(type) == MemorySpace::Fragment;
 }
 
 bool tile::isThreadGroupScope(Operation *op) {
@@ -376,7 +401,7 @@ int64_t KernelOp::getStaticSharedMemoryBytes() {
     MemRefType type = alloc.getType();
     if (!type.hasStaticShape())
       return;
-    int64_t alignment = alloc.getAlignment().value_or(16);
+    int64_t alignment = alloc.getEffectiveAlignment();
     total = llvm::alignTo(total, alignment);
     total += type.getNumElements() * getBufferElementBytes(type.getElementType());
   });
@@ -398,6 +423,18 @@ LogicalResult KernelOp::verify() {
                << index << " must have the identity layout (dense, row-major: "
                << "the kernel ABI passes a base pointer and sizes), got "
                << type;
+      if (Attribute multiple = getArgAttrsAttr()
+                                   ? cast<DictionaryAttr>(
+                                         getArgAttrsAttr()[index])
+                                         .get(kMultipleOfAttr)
+                                   : Attribute()) {
+        auto value = dyn_cast<IntegerAttr>(multiple);
+        if (!value || value.getInt() < 1 ||
+            !llvm::isPowerOf2_64(value.getInt()))
+          return emitOpError("argument #")
+                 << index << ": '" << kMultipleOfAttr
+                 << "' must be a positive power of two, got " << multiple;
+      }
       continue;
     }
     if (!type.isIntOrIndexOrFloat())
@@ -668,6 +705,14 @@ LogicalResult AllocSharedOp::verify() {
     return emitOpError("shared buffer must be in memory space "
                        "#gpu.address_space<workgroup>, got ")
            << type;
+  if (std::optional<int64_t> swizzle = getSwizzle()) {
+    if (*swizzle != 0 && *swizzle != kSwizzleBytes)
+      return emitOpError("swizzle must be 128 (bytes) or 0 (none), got ")
+             << *swizzle;
+    if (*swizzle != 0)
+      if (std::optional<std::string> why = whyNotSwizzlable(type))
+        return emitOpError("cannot swizzle ") << type << ": " << *why;
+  }
   return success();
 }
 
@@ -951,10 +996,17 @@ static LogicalResult verifyCopySide(CopyOp op, StringRef side, MemRefType type,
 LogicalResult CopyOp::verify() {
   MemRefType source = getSource().getType();
   MemRefType target = getTarget().getType();
-  if (source.getElementType() != target.getElementType())
+  // A copy out of or into a fragment converts between float types (an f32
+  // accumulator stored as f16); other copies move bits.
+  bool converts = (isFragment(getSource()) || isFragment(getTarget())) &&
+                  isa<FloatType>(source.getElementType()) &&
+                  isa<FloatType>(target.getElementType());
+  if (source.getElementType() != target.getElementType() && !converts)
     return emitOpError("source element type ")
            << source.getElementType() << " and target element type "
-           << target.getElementType() << " differ; tile.copy does not convert";
+           << target.getElementType()
+           << " differ; tile.copy converts only between float types, with a "
+              "fragment on one side";
   if (source.getRank() != target.getRank())
     return emitOpError("source (rank ")
            << source.getRank() << ") and target (rank " << target.getRank()

@@ -120,7 +120,8 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
         {kernel.getNumThreads()}, type, MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(b.getContext(),
                                    gpu::AddressSpace::Workgroup));
-    return AllocSharedOp::create(b, loc, memrefType, IntegerAttr());
+    return AllocSharedOp::create(b, loc, memrefType, IntegerAttr(),
+                                 IntegerAttr());
   }
 
   static Value lowerPowerOfTwo(PatternRewriter &b, Location loc,

@@ -200,6 +200,12 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
                             "shared buffer: each stage holds one "
                             "iteration's copy"),
              failure();
+    if (loop.getRolled() && alloc.isSwizzled())
+      return copy.emitError("a rolled pipeline cannot stage a swizzled "
+                            "buffer (its stages are views of one raw "
+                            "allocation); drop 'rolled' or give the "
+                            "buffer swizzle = 0"),
+             failure();
     if (llvm::is_contained(plan.buffers, target))
       return copy.emitError("a second copy into the same shared buffer in "
                             "a pipelined loop: only one copy may fill each "
@@ -396,11 +402,11 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
     auto rawType = MemRefType::get({stages * getStageBytes(type)},
                                    allocBuilder.getI8Type(), AffineMap(),
                                    type.getMemorySpace());
-    int64_t alignment = std::max<int64_t>(alloc.getAlignment().value_or(16),
+    int64_t alignment = std::max<int64_t>(alloc.getEffectiveAlignment(),
                                           16);
     staged.push_back(AllocSharedOp::create(
         allocBuilder, alloc.getLoc(), rawType,
-        allocBuilder.getI64IntegerAttr(alignment)));
+        allocBuilder.getI64IntegerAttr(alignment), IntegerAttr()));
   }
   // Maps every buffer to its stage `stage` (an index in [0, S)).
   auto mapStage = [&](IRMapping &mapping, Value stage) {

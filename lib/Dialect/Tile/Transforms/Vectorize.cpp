@@ -98,7 +98,7 @@ static int64_t getBufferAlignment(Value memref) {
     return isa<KernelOp>(arg.getOwner()->getParentOp()) ? 16 : elementBytes;
   }
   if (auto alloc = dyn_cast<AllocSharedOp>(def))
-    return alloc.getAlignment().value_or(16);
+    return alloc.getEffectiveAlignment();
   if (isa<AllocLocalOp>(def))
     return 16;
   // A view at a byte shift: as aligned as both the source and the shift.
@@ -232,12 +232,14 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
     // Every row must start on a vector boundary too.
     ArrayRef<int64_t> shape = type.getShape();
     int64_t stride = 1;
+    std::optional<int64_t> multiple = getDeclaredMultiple(access.memref);
     for (int d = static_cast<int>(shape.size()) - 1; d > 0; --d) {
-      if (ShapedType::isDynamic(shape[d]))
+      if (ShapedType::isDynamic(shape[d]) && !multiple)
         return fail("the row length of " + describeOp(access.op) +
                     " is not known at compile time, so its rows are not "
-                    "known to be aligned");
-      stride *= shape[d];
+                    "known to be aligned (a kernel argument can declare "
+                    "its sizes multiples with {tile.multiple_of = N})");
+      stride *= ShapedType::isDynamic(shape[d]) ? *multiple : shape[d];
       if (powerOfTwoDivisor(stride) < 2 && width > 1)
         return fail("the rows of " + describeOp(access.op) + " are " +
                     Twine(stride) + " elements apart, not a multiple of " +

@@ -37,6 +37,15 @@ constexpr llvm::StringLiteral kRoleThreadsAttr = "tile.role_threads";
 /// `setmaxnreg` is used: ptxas ignores setmaxnreg without it.
 constexpr llvm::StringLiteral kMaxRegistersAttr = "tile.max_registers";
 
+/// On a memref argument of a kernel: every dynamic size of the memref is a
+/// multiple of this power of two (Triton's divisibility hint). The
+/// vectorizer then knows its rows stay aligned; launchers check it.
+constexpr llvm::StringLiteral kMultipleOfAttr = "tile.multiple_of";
+
+/// The `tile.multiple_of` of `memref` when it is a kernel argument that
+/// declares one.
+std::optional<int64_t> getDeclaredMultiple(Value memref);
+
 /// Registers of an SM (sm_90), shared by the threads of its blocks.
 constexpr int64_t kRegistersPerSM = 65536;
 
@@ -54,12 +63,15 @@ BarrierOp createCompilerBarrier(OpBuilder &builder, Location loc,
 bool isThreadGroupScope(Operation *op);
 
 /// Memory spaces a kernel distinguishes.
-enum class MemorySpace { Global, Shared, Local, Other };
+enum class MemorySpace { Global, Shared, Local, Fragment, Other };
 
 /// Classifies the memory space of `type`: no memory space or
-/// `#gpu.address_space<global>` is global, `workgroup` is shared and
-/// `private` is local.
+/// `#gpu.address_space<global>` is global, `workgroup` is shared,
+/// `private` is local and `#tile.fragment` a fragment.
 MemorySpace getMemorySpace(MemRefType type);
+
+/// Returns true when `value` is a fragment (`#tile.fragment` memory space).
+bool isFragment(Value value);
 
 /// Returns true when `buffer` is private to a thread: allocated by
 /// `tile.alloc_local` or `memref.alloca`, or in `private` memory.

@@ -232,18 +232,40 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
     shared memory by the lowering; the kernel verifier rejects kernels that
     exceed the 227 KB a Hopper block can have.
 
+    `swizzle = 128` stores the tile's 16-byte chunks XOR-permuted within
+    128-byte lines (lib/Dialect/Tile/IR/Swizzle.h), so that reading a
+    column of rows (`ldmatrix`) hits no bank twice. Kernels keep using
+    logical indices; tile-apply-swizzles rewrites the accesses. The buffer
+    is then 128-byte aligned. `tile-infer-layouts` swizzles the shared
+    operands of `tile.gemm` that allow it; `swizzle = 0` keeps a buffer
+    plain.
+
     ```mlir
     %As = tile.alloc_shared {alignment = 128}
         : memref<64x32xf32, #gpu.address_space<workgroup>>
+    %Bs = tile.alloc_shared {swizzle = 128}
+        : memref<32x128xf16, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr,
-                                     [IntPositive, IntPowerOf2]>>:$alignment);
+                                     [IntPositive, IntPowerOf2]>>:$alignment,
+                       OptionalAttr<I64Attr>:$swizzle);
   // The allocation effect is on the result, so analyses can tell which
   // buffer it created.
   let results = (outs Res<AnyMemRef, "", [MemAlloc<DefaultResource>]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True when the buffer is stored swizzled (`swizzle = 128`).
+    bool isSwizzled() { return getSwizzle().value_or(0) != 0; }
+    /// The alignment the buffer gets: `alignment` (16 by default), at least
+    /// a swizzle span when swizzled (bank conflicts depend on the address
+    /// modulo 128).
+    int64_t getEffectiveAlignment() {
+      int64_t alignment = getAlignment().value_or(16);
+      return isSwizzled() ? std::max<int64_t>(alignment, 128) : alignment;
+    }
+  }];
 }
 
 def Tile_AllocLocalOp : Tile_Op<"alloc_local", []> {
@@ -258,6 +280,35 @@ def Tile_AllocLocalOp : Tile_Op<"alloc_local", []> {
     ```
   }];
   let results = (outs Res<AnyMemRef, "",
+                         [MemAlloc<AutomaticAllocationScopeResource>]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment", [
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+  let summary = "A block-wide tile held in the threads' registers";
+  let description = [{
+    Allocates a fragment: a tile of static shape in the `#tile.fragment`
+    memory space, distributed over the registers of the block's threads.
+    Which thread holds which element is the fragment's layout: the compiler
+    infers it (`tile-infer-layouts`) from the ops that use the fragment
+    (the accumulator layout of the `tile.gemm` that writes it, the layout of
+    another fragment a `tile.parallel` touches, else a blocked layout) and
+    records it in `layout`, where it can be read, or given by hand.
+
+    Fragments are accessed only by tile-level ops: `tile.copy` to and from
+    shared or global memory (each thread moves the elements it holds),
+    `tile.fill` / `tile.clear`, `tile.gemm`, and `tile.parallel` loops over
+    the fragment's index space. Like shared buffers they stand at the top
+    level of the kernel body.
+
+    ```mlir
+    %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<Tile_LayoutAttr>:$layout);
+  let results = (outs Res<AnyStaticShapeMemRef, "",
                          [MemAlloc<AutomaticAllocationScopeResource>]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
@@ -392,8 +443,16 @@ def Tile_ParallelOp : Tile_Op<"parallel", [
       ...
     }
     ```
+
+    Over a fragment (a `#tile.fragment` memref accessed in the body at
+    exactly the induction variables), iteration `(i, j)` runs on the thread
+    that holds element `(i, j)`: elementwise code on a register tile (scale,
+    bias, activation, cast) is written once, with no thread index.
+    `tile-infer-layouts` records the fragment's layout in `layout`; every
+    fragment the body touches must have that layout.
   }];
-  let arguments = (ins DenseI64ArrayAttr:$extents);
+  let arguments = (ins DenseI64ArrayAttr:$extents,
+                       OptionalAttr<Tile_LayoutAttr>:$layout);
   let regions = (region SizedRegion<1>:$body);
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$extents)>];
@@ -485,6 +544,74 @@ def Tile_ClearOp : Tile_Op<"clear", [
   let arguments = (ins Arg<AnyStaticShapeMemRef, "cleared buffer",
                            [MemWrite]>:$buffer);
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix multiplication
+//===----------------------------------------------------------------------===//
+
+def Tile_GemmLoweringAuto : I32EnumAttrCase<"automatic", 0, "auto">;
+def Tile_GemmLoweringMmaSync : I32EnumAttrCase<"mma_sync", 1>;
+def Tile_GemmLoweringScalar : I32EnumAttrCase<"scalar", 2>;
+def Tile_GemmLowering : I32EnumAttr<"GemmLowering",
+    "the instructions a tile.gemm lowers to",
+    [Tile_GemmLoweringAuto, Tile_GemmLoweringMmaSync,
+     Tile_GemmLoweringScalar]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_GemmLoweringAttr : EnumAttr<Tile_Dialect, Tile_GemmLowering,
+                                     "gemm_lowering"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_GemmOp : Tile_Op<"gemm", [
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+  let summary = "Matrix product of shared tiles into a fragment accumulator";
+  let description = [{
+    `C += A * B` (or `C = A * B` with `clear`), collectively by the block:
+    `A` is an `M x K` tile (stored `K x M` with `transpose_a`) and `B` a
+    `K x N` tile (stored `N x K` with `transpose_b`, as for `Q * K^T`), both
+    in shared memory; `C` is an `M x N` fragment. Element types: `f16` x
+    `f16` into `f32` or `f16`, `bf16` x `bf16` into `f32`, and `f32` x `f32`
+    into `f32` (TF32 on tensor cores: inputs rounded to 10 mantissa bits).
+
+    The block's warps tile `C`: `warps = [Wm, Wn]`, inferred by
+    `tile-infer-layouts` when absent, gives each warp an
+    `M/Wm x N/Wn` sub-tile, and `C`'s layout is the tensor-core accumulator
+    layout for that split. `lowering` picks the instructions: `mma_sync`
+    (`ldmatrix` + `mma.sync` m16n8k16, sm_80 and later), `scalar` (each
+    thread computes the elements of `C` it holds with FMAs: the CPU target,
+    and any chip for debugging) or `auto` (the pipeline's choice).
+
+    Shared tiles may be views (`memref.subview`) of padded buffers: rows
+    padded by 16 bytes keep `ldmatrix` free of bank conflicts.
+
+    ```mlir
+    tile.gemm %As, %Bs, %acc
+        : memref<128x32xf16, #gpu.address_space<workgroup>>,
+          memref<32x128xf16, #gpu.address_space<workgroup>>,
+          memref<128x128xf32, #tile.fragment>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "A tile", [MemRead]>:$a,
+                       Arg<AnyMemRef, "B tile", [MemRead]>:$b,
+                       Arg<AnyStaticShapeMemRef, "accumulator",
+                           [MemRead, MemWrite]>:$c,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                       UnitAttr:$clear,
+                       OptionalAttr<DenseI64ArrayAttr>:$warps,
+                       OptionalAttr<Tile_GemmLoweringAttr>:$lowering);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
+  }];
+  let extraClassDeclaration = [{
+    /// M, N and K.
+    int64_t getM();
+    int64_t getN();
+    int64_t getK();
+  }];
   let hasVerifier = 1;
 }
 

@@ -9,6 +9,19 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileApplySwizzles : Pass<"tile-apply-swizzles", "::mlir::tile::KernelOp"> {
+  let summary = "Address swizzled shared tiles at their physical positions";
+  let description = [{
+    Rewrites the indices of every access to a `tile.alloc_shared` with
+    `swizzle = 128` (loads, stores, vector loads and stores, `nvgpu.ldmatrix`,
+    cp.async targets) from the logical position to the physical one
+    (lib/Dialect/Tile/IR/Swizzle.h). It runs after vectorization: the
+    analyses and rewrites before it (barriers, contiguity, alignment) work
+    on logical indices, and no access it sees crosses a 16-byte chunk. Any
+    other use of the buffer (a view, a cast) is an error.
+  }];
+}
+
 def TileForwardLocalStores : Pass<"tile-forward-local-stores", "::mlir::tile::KernelOp"> {
   let summary = "Forward stores to loads and drop overwritten stores of thread-local buffers";
   let description = [{
@@ -25,6 +38,40 @@ def TileForwardLocalStores : Pass<"tile-forward-local-stores", "::mlir::tile::Ke
     would get to after SROA, at a fraction of the compile time.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
+  let summary = "Choose the thread layout of every fragment";
+  let description = [{
+    Gives every `tile.alloc_fragment` a `layout` (which thread and register
+    hold each element), every `tile.gemm` its `warps` and every
+    `tile.parallel` over fragments the layout it iterates in
+    (lib/Dialect/Tile/Analysis/LayoutInference.cpp, docs/TensorCores.md):
+
+    1. a layout written on `tile.alloc_fragment` is kept;
+    2. the accumulator of a `tile.gemm` takes the tensor-core accumulator
+       layout of the gemm's warp grid (given, or chosen: whole m16n8 tiles
+       per warp, closest to square);
+    3. fragments touched by one `tile.parallel`, and the two sides of a
+       fragment-to-fragment `tile.copy`, share their layout, in both
+       directions, to a fixpoint;
+    4. a fragment left over gets the blocked layout (16-byte runs dealt
+       round-robin to the threads);
+    5. a shared buffer read by a `tile.gemm` gets `swizzle = 128` when it
+       has no `swizzle` and its shape allows it (ldmatrix then reads
+       without bank conflicts).
+
+    Two layouts for one fragment are an error that names both ops. With
+    `print`, each fragment's layout is also reported as a remark holding the
+    grid of owning thread:register per element; with `svg-dir`, written as
+    an SVG picture `<dir>/<kernel>.<fragment number>.svg`.
+  }];
+  let options = [
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Report each fragment's layout as a grid (a remark)">,
+    Option<"svgDir", "svg-dir", "std::string", /*default=*/"\"\"",
+           "Write each fragment's layout as an SVG picture into this folder">,
+  ];
 }
 
 def TileInsertBarriers : Pass<"tile-insert-barriers", "::mlir::tile::KernelOp"> {
@@ -67,6 +114,40 @@ def TileLowerAtomics : Pass<"tile-lower-atomics", "::mlir::tile::KernelOp"> {
     "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect"
   ];
+}
+
+def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> {
+  let summary = "Lower fragments to per-thread registers and tile.gemm to MMAs";
+  let description = [{
+    After `tile-infer-layouts`, each fragment becomes a per-thread
+    `tile.alloc_local` holding the elements its layout gives the thread, and
+    the ops on it become per-thread code:
+    - `tile.copy` to or from shared or global memory: each thread copies its
+      elements, in runs of registers contiguous in memory (vector accesses),
+      bounds handled as for any copy; a fragment source of another float
+      type is converted on the way;
+    - `tile.fill` / `tile.clear`: each thread fills its registers;
+    - `tile.parallel` with a `layout`: one copy of the body per register,
+      at that register's coordinates (unrolled: registers are addressed by
+      constants);
+    - `tile.gemm`: `mma_sync` lowering (lib/.../GemmMmaSync.cpp: per warp
+      and 16-wide K step, `nvgpu.ldmatrix` for A and B and `nvgpu.mma.sync`
+      m16n8k16 per 16x8 accumulator tile), or `scalar` lowering
+      (lib/.../GemmScalar.cpp: each thread accumulates the elements it
+      holds over K, reading A and B from shared memory). `gemm-lowering`
+      picks the lowering of gemms that do not choose (`auto`: mma_sync).
+  }];
+  let options = [
+    Option<"gemmLowering", "gemm-lowering", "std::string",
+           /*default=*/"\"mma_sync\"",
+           "Lowering of tile.gemm ops with lowering = auto or none: mma_sync "
+           "or scalar">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TileLowerReductions : Pass<"tile-lower-reductions", "::mlir::tile::KernelOp"> {

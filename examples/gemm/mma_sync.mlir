@@ -1,0 +1,148 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t.gemm_f16.ptx
+// RUN: %if ptxas %{ %ptxas-each %t %}
+// GPU-SUITE: --kernel gemm_f16 --shape A=1000x600 --shape B=600x520 --shape C=1000x520 --check
+// GPU-SUITE: --kernel gemm_f16 --shape A=1024x1024 --shape B=1024x1024 --shape C=1024x1024 --check --check-repeat 20
+// GPU-SUITE: --kernel gemm_f16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --bench --flops 137438953472
+// GPU-SUITE: --kernel gemm_bf16 --shape A=1000x600 --shape B=600x520 --shape C=1000x520 --check
+// GPU-SUITE: --kernel gemm_bf16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --bench --flops 137438953472
+// CPU-SUITE: --kernel gemm_f16 --shape A=200x72 --shape B=72x136 --shape C=200x136 --check
+// CPU-SUITE: --kernel gemm_bf16 --shape A=128x64 --shape B=64x128 --shape C=128x128 --check
+
+// C = A B on tensor cores, f16 or bf16 inputs, f32 accumulation, any shape:
+// each block computes a 128 x 128 tile of C over K tiles of 32, streamed
+// through shared memory by a 4-stage cp.async pipeline. `tile.gemm` picks
+// the rest: 8 warps of 64 x 32, ldmatrix from swizzled shared tiles
+// (inferred: the gemm reads them) and mma.sync m16n8k16; the accumulator
+// is a fragment in the mma layout, and the final copy converts it to the
+// output type, bounds handled.
+
+// CHECK-LABEL: tile.kernel @gemm_f16
+tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
+                      %C: memref<?x?xf16> {tile.multiple_of = 8})
+    grid [?, ?] threads [256] attributes {reference = @gemm_f16_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %m0 = affine.apply affine_map<(b) -> (b * 128)>(%by)
+  %n0 = affine.apply affine_map<(b) -> (b * 128)>(%bx)
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %kt = arith.ceildivui %K, %c32 : index
+  %As = tile.alloc_shared : memref<128x32xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  tile.pipelined %k = %c0 to %kt step %c1 stages 4 {
+    %k0 = affine.apply affine_map<(k) -> (k * 32)>(%k)
+    tile.copy %A[%m0, %k0] to %As : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs : memref<?x?xf16> to memref<32x128xf16, #gpu.address_space<workgroup>>
+    // CHECK: tile.gemm
+    tile.gemm %As, %Bs, %acc : memref<128x32xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C[%m0, %n0] : memref<128x128xf32, #tile.fragment> to memref<?x?xf16>
+} grid_size {
+^bb0(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %M = memref.dim %C, %c0 : memref<?x?xf16>
+  %N = memref.dim %C, %c1 : memref<?x?xf16>
+  %gx = arith.ceildivui %N, %c128 : index
+  %gy = arith.ceildivui %M, %c128 : index
+  tile.yield %gx, %gy : index, index
+}
+
+// PTX-LABEL: .entry gemm_f16(
+// PTX: cp.async.cg.shared.global
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+// The same for bf16.
+// CHECK-LABEL: tile.kernel @gemm_bf16
+tile.kernel @gemm_bf16(%A: memref<?x?xbf16> {tile.multiple_of = 8}, %B: memref<?x?xbf16> {tile.multiple_of = 8},
+                       %C: memref<?x?xbf16> {tile.multiple_of = 8})
+    grid [?, ?] threads [256] attributes {reference = @gemm_bf16_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %m0 = affine.apply affine_map<(b) -> (b * 128)>(%by)
+  %n0 = affine.apply affine_map<(b) -> (b * 128)>(%bx)
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %kt = arith.ceildivui %K, %c32 : index
+  %As = tile.alloc_shared : memref<128x32xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  tile.pipelined %k = %c0 to %kt step %c1 stages 4 {
+    %k0 = affine.apply affine_map<(k) -> (k * 32)>(%k)
+    tile.copy %A[%m0, %k0] to %As : memref<?x?xbf16> to memref<128x32xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs : memref<?x?xbf16> to memref<32x128xbf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc : memref<128x32xbf16, #gpu.address_space<workgroup>>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C[%m0, %n0] : memref<128x128xf32, #tile.fragment> to memref<?x?xbf16>
+} grid_size {
+^bb0(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xbf16>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %M = memref.dim %C, %c0 : memref<?x?xbf16>
+  %N = memref.dim %C, %c1 : memref<?x?xbf16>
+  %gx = arith.ceildivui %N, %c128 : index
+  %gy = arith.ceildivui %M, %c128 : index
+  tile.yield %gx, %gy : index, index
+}
+
+// C = A B with f32 accumulation, rounded to the output type at the end.
+func.func @gemm_f16_reference(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %M = memref.dim %C, %c0 : memref<?x?xf16>
+  %N = memref.dim %C, %c1 : memref<?x?xf16>
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  scf.for %m = %c0 to %M step %c1 {
+    scf.for %n = %c0 to %N step %c1 {
+      %sum = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (f32) {
+        %a = memref.load %A[%m, %k] : memref<?x?xf16>
+        %b = memref.load %B[%k, %n] : memref<?x?xf16>
+        %af = arith.extf %a : f16 to f32
+        %bf = arith.extf %b : f16 to f32
+        %next = math.fma %af, %bf, %acc : f32
+        scf.yield %next : f32
+      }
+      %r = arith.truncf %sum : f32 to f16
+      memref.store %r, %C[%m, %n] : memref<?x?xf16>
+    }
+  }
+  return
+}
+
+func.func @gemm_bf16_reference(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %M = memref.dim %C, %c0 : memref<?x?xbf16>
+  %N = memref.dim %C, %c1 : memref<?x?xbf16>
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  scf.for %m = %c0 to %M step %c1 {
+    scf.for %n = %c0 to %N step %c1 {
+      %sum = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (f32) {
+        %a = memref.load %A[%m, %k] : memref<?x?xbf16>
+        %b = memref.load %B[%k, %n] : memref<?x?xbf16>
+        %af = arith.extf %a : bf16 to f32
+        %bf = arith.extf %b : bf16 to f32
+        %next = math.fma %af, %bf, %acc : f32
+        scf.yield %next : f32
+      }
+      %r = arith.truncf %sum : f32 to bf16
+      memref.store %r, %C[%m, %n] : memref<?x?xbf16>
+    }
+  }
+  return
+}

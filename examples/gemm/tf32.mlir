@@ -1,0 +1,74 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ %ptxas-each %t %}
+// GPU-SUITE: --check --check-repeat 20 --bench --flops 2147483648
+// CPU-SUITE: --check --race-check=false
+// CPU-SUITE: --race-check --blocks 2
+
+// The seed GEMM (M = 1024, N = 512, K = 2048, f32) on tensor cores in TF32:
+// inputs rounded to 10 mantissa bits, products summed in f32, as cuBLAS's
+// TF32 mode does. 64 x 64 tiles (128 blocks for the 132 SMs of an H100),
+// 4 warps of 32 x 32, K tiles of 32 through a 4-stage cp.async pipeline,
+// mma.sync m16n8k8. The reference rounds the inputs the same way.
+
+// CHECK-LABEL: tile.kernel @gemm_tf32
+tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
+                       %C: memref<1024x512xf32>)
+    grid [8, 16] threads [128] attributes {reference = @gemm_tf32_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %m0 = affine.apply affine_map<(b) -> (b * 64)>(%by)
+  %n0 = affine.apply affine_map<(b) -> (b * 64)>(%bx)
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.clear %acc : memref<64x64xf32, #tile.fragment>
+  tile.pipelined %k = %c0 to %c64 step %c1 stages 4 {
+    %k0 = affine.apply affine_map<(k) -> (k * 32)>(%k)
+    tile.copy %A[%m0, %k0] to %As : memref<1024x2048xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs : memref<2048x512xf32> to memref<32x64xf32, #gpu.address_space<workgroup>>
+    // CHECK: tile.gemm
+    tile.gemm %As, %Bs, %acc : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C[%m0, %n0] : memref<64x64xf32, #tile.fragment> to memref<1024x512xf32>
+}
+
+// PTX-LABEL: .entry gemm_tf32(
+// PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+
+func.func @gemm_tf32_reference(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
+                               %C: memref<1024x512xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  %c1024 = arith.constant 1024 : index
+  %c2048 = arith.constant 2048 : index
+  %zero = arith.constant 0.0 : f32
+  // x rounded to tf32: round to nearest, ties away (cvt.rna.tf32.f32).
+  %half = arith.constant 4096 : i32
+  %mask = arith.constant -8192 : i32
+  scf.for %m = %c0 to %c1024 step %c1 {
+    scf.for %n = %c0 to %c512 step %c1 {
+      %sum = scf.for %k = %c0 to %c2048 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %a = memref.load %A[%m, %k] : memref<1024x2048xf32>
+        %b = memref.load %B[%k, %n] : memref<2048x512xf32>
+        %ai = arith.bitcast %a : f32 to i32
+        %bi = arith.bitcast %b : f32 to i32
+        %aup = arith.addi %ai, %half : i32
+        %bup = arith.addi %bi, %half : i32
+        %ari = arith.andi %aup, %mask : i32
+        %bri = arith.andi %bup, %mask : i32
+        %ar = arith.bitcast %ari : i32 to f32
+        %br = arith.bitcast %bri : i32 to f32
+        %next = math.fma %ar, %br, %acc : f32
+        scf.yield %next : f32
+      }
+      memref.store %sum, %C[%m, %n] : memref<1024x512xf32>
+    }
+  }
+  return
+}

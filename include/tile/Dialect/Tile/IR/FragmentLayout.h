@@ -1,0 +1,82 @@
+//===- FragmentLayout.h - The algebra of fragment layouts -------*- C++ -*-===//
+//
+// Builders and queries of `#tile.layout` (which thread and register hold
+// each element of a fragment): the layouts the compiler assigns, the
+// tensor-core accumulator layout among them, the owner of every element,
+// runs of contiguous registers (for vector accesses), and renderings of a
+// layout as a text grid and as an SVG picture.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_FRAGMENTLAYOUT_H
+#define TILE_DIALECT_TILE_IR_FRAGMENTLAYOUT_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include <string>
+
+namespace mlir::tile {
+
+/// Rows and columns of one `mma.sync` accumulator tile (m16n8).
+constexpr int64_t kMmaTileRows = 16;
+constexpr int64_t kMmaTileCols = 8;
+/// Threads of a warp.
+constexpr int64_t kWarpSize = 32;
+
+/// The blocked layout of `shape` over `threads`: runs of `run` consecutive
+/// elements (along the innermost dimension) are dealt round-robin to the
+/// threads, so that each thread's run is one vector access and a warp's
+/// accesses are contiguous. Fails (null) when the element count is not a
+/// multiple of `threads * run`.
+LayoutAttr getBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
+                            int64_t threads, int64_t run);
+
+/// The largest run (a power of two, at most 16 bytes of `elementType`) for
+/// which the blocked layout of `shape` over `threads` exists, or nullopt.
+std::optional<int64_t> getBlockedRun(ArrayRef<int64_t> shape, int64_t threads,
+                                     Type elementType);
+
+/// The `mma.sync` m16n8 accumulator layout of an `M x N` fragment whose
+/// `warpsM x warpsN` warps each hold an `M/warpsM x N/warpsN` sub-tile, in
+/// m16n8 tiles: register `r` of lane `l` in warp `w` is
+///   tile t = r / 4 (row-major over the warp's tiles), c = r % 4,
+///   row = 16 * (tile row) + l / 4 + 8 * (c / 2),
+///   col =  8 * (tile col) + 2 * (l % 4) + c % 2.
+/// Registers 4t..4t+3 are therefore the `vector<2x2xf32>` of mma.sync.
+/// Null when the sub-tiles are not whole m16n8 tiles.
+LayoutAttr getMmaAccumulatorLayout(MLIRContext *context,
+                                   ArrayRef<int64_t> shape, int64_t warpsM,
+                                   int64_t warpsN);
+
+/// Picks the warp grid for an `M x N` accumulator over `warps` warps: the
+/// split whose per-warp tile is whole m16n8 tiles (n16 when possible, for
+/// ldmatrix x4 of B) and closest to square (fewest shared-memory loads per
+/// mma). Nullopt when no split fits.
+std::optional<std::pair<int64_t, int64_t>> chooseMmaWarps(int64_t m, int64_t n,
+                                                          int64_t warps);
+
+/// For each element of the tile (row-major linear index), the thread and
+/// register that hold it. The layout verifier guarantees a bijection.
+struct ElementOwner {
+  int64_t thread = -1;
+  int64_t registerIndex = -1;
+};
+SmallVector<ElementOwner> getElementOwners(LayoutAttr layout);
+
+/// The longest run of registers `r, r+1, ...` (a power of two dividing the
+/// register count, at most `maxRun`) that, for every thread and every `r`
+/// that is a multiple of it, holds consecutive elements along the innermost
+/// dimension: such a run is one vector access.
+int64_t getContiguousRun(LayoutAttr layout, int64_t maxRun);
+
+/// The layout as a text grid: one line per row (the last two dimensions;
+/// leading dimensions as separate grids), each element as `T<thread>:<reg>`.
+std::string renderLayoutText(LayoutAttr layout);
+
+/// The layout as an SVG picture: one cell per element labelled with its
+/// thread and register, coloured by warp (TileLang's layout plots, from IR).
+std::string renderLayoutSVG(LayoutAttr layout, StringRef title);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_FRAGMENTLAYOUT_H

@@ -1,0 +1,54 @@
+//===- FragmentLowering.h - Fragments as per-thread registers ---*- C++ -*-===//
+//
+// What tile-lower-fragments and the tile.gemm lowerings share: a fragment
+// lowered to the per-thread buffer of the registers its layout gives the
+// thread, and how register r is addressed in it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_FRAGMENTLOWERING_H
+#define TILE_DIALECT_TILE_TRANSFORMS_FRAGMENTLOWERING_H
+
+#include "tile/Dialect/Tile/IR/FragmentLayout.h"
+
+namespace mlir::tile {
+
+/// A fragment as one thread's registers: a `tile.alloc_local` of the
+/// fragment's rank, shaped `[registers / run, 1, ..., 1, run]` (rank 1:
+/// `[registers]`), so that a run of registers contiguous in the tile is a
+/// row of the buffer and copies of it are vector accesses.
+struct FragmentRegisters {
+  Value buffer;
+  LayoutAttr layout;
+  /// Registers r..r+run-1 (r a multiple of run) hold consecutive elements
+  /// along the innermost dimension.
+  int64_t run = 1;
+
+  /// The buffer indices of register `reg` (constants: registers are only
+  /// registers when addressed by constants).
+  SmallVector<Value> indices(OpBuilder &builder, Location loc,
+                             int64_t reg) const;
+  /// The coordinates in the tile of register `reg` of thread `thread`
+  /// (affine.apply of the layout with the register substituted).
+  SmallVector<Value> coordinates(OpBuilder &builder, Location loc, Value thread,
+                                 int64_t reg) const;
+};
+
+/// Rounds an f32 to tf32 (10 mantissa bits, round to nearest, ties away
+/// from zero, as cvt.rna.tf32.f32): add half of the dropped part, clear it.
+Value roundToTF32(OpBuilder &builder, Location loc, Value value);
+
+/// Lowers `gemm` to ldmatrix + mma.sync on `c`, the accumulator's
+/// registers; `thread` is the linear thread index. Fails with an error at
+/// the op when the shapes do not fit the instructions.
+LogicalResult lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
+                                 const FragmentRegisters &c, Value thread);
+
+/// Lowers `gemm` to per-thread FMAs over K for the elements of C the thread
+/// holds (any layout, any chip, the CPU target).
+LogicalResult lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
+                                const FragmentRegisters &c, Value thread);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_FRAGMENTLOWERING_H

@@ -1,0 +1,238 @@
+//===- LayoutInference.cpp - Which thread holds which fragment element ----===//
+//
+// Fragments that must share a layout (touched by one tile.parallel, or the
+// two sides of a fragment-to-fragment copy) form groups (union-find). Ops
+// that fix a layout (an explicit layout on the allocation, the accumulator
+// of a tile.gemm) seed their group; a group fixed twice differently is an
+// error naming both ops; a group left free gets the blocked layout. This is
+// TileLang's strict -> common -> free order, with groups instead of a
+// worklist: the constraints are equalities, so one pass suffices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Analysis/LayoutInference.h"
+
+#include "tile/Dialect/Tile/IR/Swizzle.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-infer-layouts"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+AllocFragmentOp tile::getFragmentAllocation(Value value) {
+  return value.getDefiningOp<AllocFragmentOp>();
+}
+
+/// Prints `[a, b]`.
+static std::string formatPair(int64_t a, int64_t b) {
+  return "[" + std::to_string(a) + ", " + std::to_string(b) + "]";
+}
+
+namespace {
+
+/// The layout a group of fragments has, and the op that fixed it.
+struct Fixed {
+  LayoutAttr layout;
+  Operation *source = nullptr;
+  std::string why;
+};
+
+class LayoutInference {
+public:
+  explicit LayoutInference(KernelOp kernel) : kernel(kernel) {}
+
+  FailureOr<LayoutAssignment> run() {
+    SmallVector<AllocFragmentOp> allocations;
+    kernel.getBody().walk(
+        [&](AllocFragmentOp alloc) { allocations.push_back(alloc); });
+    for (AllocFragmentOp alloc : allocations) {
+      groups.insert(alloc.getOperation());
+      if (failed(checkUses(alloc)))
+        return failure();
+    }
+    // Strict: explicit layouts, then gemm accumulators.
+    for (AllocFragmentOp alloc : allocations)
+      if (LayoutAttr layout = alloc.getLayoutAttr())
+        if (failed(fix(alloc, layout, alloc, "its explicit layout")))
+          return failure();
+    WalkResult walk = kernel.getBody().walk([&](GemmOp gemm) {
+      return failed(seedGemm(gemm)) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    // Free: the blocked layout.
+    for (AllocFragmentOp alloc : allocations) {
+      if (fixedLayout(alloc))
+        continue;
+      MemRefType type = alloc.getResult().getType();
+      int64_t threads = kernel.getNumThreads();
+      std::optional<int64_t> run =
+          getBlockedRun(type.getShape(), threads, type.getElementType());
+      if (!run)
+        return alloc.emitOpError("a fragment of ")
+               << type.getNumElements()
+               << " elements cannot be spread evenly over the block's "
+               << threads << " threads";
+      LayoutAttr layout =
+          getBlockedLayout(kernel.getContext(), type.getShape(), threads, *run);
+      if (failed(fix(alloc, layout, alloc, "the blocked layout")))
+        return failure();
+    }
+
+    LayoutAssignment result;
+    for (AllocFragmentOp alloc : allocations)
+      result.fragments[alloc] = fixedLayout(alloc);
+    result.gemmWarps = gemmWarps;
+    for (auto [parallel, member] : parallelMembers)
+      result.parallels[parallel] = fixedLayout(member);
+    kernel.getBody().walk([&](GemmOp gemm) {
+      for (Value operand : {gemm.getA(), gemm.getB()}) {
+        auto alloc = operand.getDefiningOp<AllocSharedOp>();
+        if (alloc && !alloc.getSwizzle() &&
+            !whyNotSwizzlable(alloc.getType()) &&
+            !llvm::is_contained(result.swizzled, alloc))
+          result.swizzled.push_back(alloc);
+      }
+    });
+    return result;
+  }
+
+private:
+  /// The layout of `alloc`'s group, or null.
+  LayoutAttr fixedLayout(AllocFragmentOp alloc) {
+    auto it = fixed.find(groups.getLeaderValue(alloc.getOperation()));
+    return it == fixed.end() ? LayoutAttr() : it->second.layout;
+  }
+
+  /// Fixes the layout of `alloc`'s group, or reports the conflict.
+  LogicalResult fix(AllocFragmentOp alloc, LayoutAttr layout, Operation *source,
+                    StringRef why) {
+    Operation *leader = groups.getLeaderValue(alloc.getOperation());
+    auto [it, inserted] =
+        fixed.try_emplace(leader, Fixed{layout, source, why.str()});
+    if (inserted || it->second.layout == layout)
+      return success();
+    InFlightDiagnostic diag =
+        source->emitError("conflicting fragment layouts: this op needs ")
+        << why << " for the fragment at " << alloc.getLoc()
+        << ", but another op fixed a different one";
+    diag.attachNote(it->second.source->getLoc())
+        << "this op fixed " << it->second.why;
+    return diag;
+  }
+
+  /// The accumulator layout of `gemm`, with its warp grid.
+  LogicalResult seedGemm(GemmOp gemm) {
+    AllocFragmentOp alloc = getFragmentAllocation(gemm.getC());
+    if (!alloc)
+      return gemm.emitOpError("operand C must be a 'tile.alloc_fragment' "
+                              "(not a view of one)");
+    int64_t m = gemm.getM(), n = gemm.getN();
+    int64_t warps = kernel.getNumThreads() / kWarpSize;
+    std::pair<int64_t, int64_t> grid;
+    if (std::optional<ArrayRef<int64_t>> given = gemm.getWarps()) {
+      grid = {(*given)[0], (*given)[1]};
+    } else {
+      std::optional<std::pair<int64_t, int64_t>> chosen =
+          chooseMmaWarps(m, n, warps);
+      if (!chosen)
+        return gemm.emitOpError("no split of the block's ")
+               << warps << " warps gives each warp whole 16x8 tiles of the "
+               << m << "x" << n
+               << " accumulator: make M a multiple of 16 x (warps along M) "
+                  "and N of 8 x (warps along N)";
+      grid = *chosen;
+    }
+    gemmWarps[gemm] = grid;
+    LayoutAttr layout = getMmaAccumulatorLayout(kernel.getContext(), {m, n},
+                                                grid.first, grid.second);
+    return fix(alloc, layout, gemm,
+               "the mma accumulator layout with warps " +
+                   formatPair(grid.first, grid.second));
+  }
+
+  /// Checks every use of a fragment and records the groups it joins.
+  LogicalResult checkUses(AllocFragmentOp alloc) {
+    Value fragment = alloc.getResult();
+    for (OpOperand &use : fragment.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto gemm = dyn_cast<GemmOp>(user)) {
+        if (use.getOperandNumber() != 2)
+          return gemm.emitOpError("takes its A and B operands from shared "
+                                  "memory; a fragment is only its "
+                                  "accumulator C");
+        continue;
+      }
+      if (isa<FillOp, ClearOp>(user))
+        continue;
+      if (auto copy = dyn_cast<CopyOp>(user)) {
+        bool isSource = copy.getSource() == fragment;
+        if (!(isSource ? copy.getSourceIndices() : copy.getTargetIndices())
+                 .empty())
+          return copy.emitOpError("copies a whole fragment: the fragment "
+                                  "operand takes no indices (give them to "
+                                  "the memory side)");
+        Value other = isSource ? copy.getTarget() : copy.getSource();
+        if (AllocFragmentOp peer = getFragmentAllocation(other))
+          groups.unionSets(alloc.getOperation(), peer.getOperation());
+        else if (isFragment(other))
+          return copy.emitOpError("fragments must be used directly, not "
+                                  "through views");
+        continue;
+      }
+      if (isa<memref::LoadOp, memref::StoreOp>(user)) {
+        if (failed(checkElementAccess(alloc, user)))
+          return failure();
+        continue;
+      }
+      return user->emitOpError("cannot use a fragment: fragments are "
+                               "accessed by tile.copy, tile.fill, "
+                               "tile.clear, tile.gemm, and by loads and "
+                               "stores inside a tile.parallel over their "
+                               "index space");
+    }
+    return success();
+  }
+
+  /// A load or store of a fragment element: inside a tile.parallel over the
+  /// fragment's index space, at its induction variables.
+  LogicalResult checkElementAccess(AllocFragmentOp alloc, Operation *access) {
+    auto parallel = access->getParentOfType<ParallelOp>();
+    ValueRange indices = isa<memref::LoadOp>(access)
+                             ? cast<memref::LoadOp>(access).getIndices()
+                             : cast<memref::StoreOp>(access).getIndices();
+    MemRefType type = alloc.getResult().getType();
+    if (!parallel || parallel.getExtents() != type.getShape() ||
+        !llvm::equal(indices, parallel.getInductionVars()))
+      return access->emitOpError(
+          "accesses a fragment element outside of a 'tile.parallel' over "
+          "the fragment's index space at its induction variables: the "
+          "element's thread runs that iteration, so only there is it held "
+          "by the running thread");
+    // An iteration runs on one thread only if no enclosing tile.parallel
+    // spreads it further.
+    if (parallel->getParentOfType<ParallelOp>())
+      return access->emitOpError("accesses a fragment in nested "
+                                 "'tile.parallel' loops");
+    auto [it, inserted] =
+        parallelMembers.try_emplace(parallel.getOperation(), alloc);
+    if (!inserted)
+      groups.unionSets(it->second.getOperation(), alloc.getOperation());
+    return success();
+  }
+
+  KernelOp kernel;
+  llvm::EquivalenceClasses<Operation *> groups;
+  DenseMap<Operation *, Fixed> fixed;
+  llvm::MapVector<Operation *, std::pair<int64_t, int64_t>> gemmWarps;
+  llvm::MapVector<Operation *, AllocFragmentOp> parallelMembers;
+};
+
+} // namespace
+
+FailureOr<LayoutAssignment> tile::inferLayouts(KernelOp kernel) {
+  return LayoutInference(kernel).run();
+}

@@ -1,0 +1,360 @@
+//===- FragmentLayout.cpp - The algebra of fragment layouts ---------------===//
+//
+// A layout is an affine map (thread, register) -> coordinates. Shapes are
+// static and small (a fragment lives in registers), so the queries that need
+// the inverse (who owns an element, is the map a bijection, which registers
+// are contiguous) enumerate the map rather than invert it symbolically.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/FragmentLayout.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Diagnostics.h"
+#include "tile/Dialect/Tile/Analysis/AffineEvaluation.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Fragments larger than this are rejected: they cannot live in registers,
+/// and enumerating their layout would cost time for nothing.
+static constexpr int64_t kMaxFragmentElements = int64_t(1) << 20;
+
+namespace {
+/// Integers, for evaluateAffineExpr. Division by a non-positive value does
+/// not occur in layouts the verifier accepts; it gives 0 rather than a trap.
+struct IntegerDomain {
+  using Value = int64_t;
+  int64_t constant(int64_t value) const { return value; }
+  int64_t add(int64_t a, int64_t b) const { return a + b; }
+  int64_t mul(int64_t a, int64_t b) const { return a * b; }
+  int64_t floorDiv(int64_t a, int64_t b) const {
+    return b > 0 ? llvm::divideFloorSigned(a, b) : 0;
+  }
+  int64_t ceilDiv(int64_t a, int64_t b) const {
+    return b > 0 ? llvm::divideCeilSigned(a, b) : 0;
+  }
+  int64_t mod(int64_t a, int64_t b) const {
+    return b > 0 ? llvm::mod(a, b) : 0;
+  }
+};
+} // namespace
+
+static int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> dims) {
+  return evaluateAffineExpr(expr, dims, /*symbols=*/{}, IntegerDomain());
+}
+
+SmallVector<int64_t> LayoutAttr::getCoordinates(int64_t thread,
+                                                int64_t registerIndex) const {
+  int64_t dims[2] = {thread, registerIndex};
+  SmallVector<int64_t> coordinates;
+  for (AffineExpr result : getMap().getResults())
+    coordinates.push_back(evaluate(result, dims));
+  return coordinates;
+}
+
+int64_t LayoutAttr::getNumElements() const {
+  int64_t count = 1;
+  for (int64_t extent : getShape())
+    count *= extent;
+  return count;
+}
+
+/// Row-major linear index of `coordinates` in `shape`, or -1 when outside.
+static int64_t linearize(ArrayRef<int64_t> coordinates,
+                         ArrayRef<int64_t> shape) {
+  int64_t linear = 0;
+  for (auto [coordinate, extent] : llvm::zip(coordinates, shape)) {
+    if (coordinate < 0 || coordinate >= extent)
+      return -1;
+    linear = linear * extent + coordinate;
+  }
+  return linear;
+}
+
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, int64_t threads,
+                                 int64_t registers, AffineMap map) {
+  if (shape.empty() || llvm::any_of(shape, [](int64_t e) { return e <= 0; }))
+    return emitError() << "a fragment layout needs a non-empty shape of "
+                          "positive extents";
+  if (threads <= 0 || registers <= 0)
+    return emitError() << "a fragment layout needs positive 'threads' and "
+                          "'registers'";
+  if (map.getNumDims() != 2 || map.getNumSymbols() != 0 ||
+      map.getNumResults() != shape.size())
+    return emitError() << "a fragment layout's map takes (thread, register) "
+                          "and gives one coordinate per dimension of the "
+                          "shape ("
+                       << shape.size() << "); got " << AffineMapAttr::get(map);
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    elements *= extent;
+  if (elements > kMaxFragmentElements)
+    return emitError() << "a fragment of " << elements
+                       << " elements is too large for registers (at most "
+                       << kMaxFragmentElements << ")";
+  if (threads * registers != elements)
+    return emitError() << threads << " threads x " << registers
+                       << " registers do not hold the " << elements
+                       << " elements of the tile exactly once";
+  std::vector<bool> seen(elements, false);
+  int64_t dims[2];
+  SmallVector<int64_t> coordinates(shape.size());
+  for (int64_t thread = 0; thread < threads; ++thread) {
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      dims[0] = thread;
+      dims[1] = reg;
+      for (auto [i, result] : llvm::enumerate(map.getResults()))
+        coordinates[i] = evaluate(result, dims);
+      int64_t linear = linearize(coordinates, shape);
+      if (linear < 0 || seen[linear]) {
+        InFlightDiagnostic diag = emitError();
+        diag << "thread " << thread << ", register " << reg << " maps to ";
+        diag << "(";
+        llvm::interleaveComma(coordinates, diag);
+        diag << ")"
+             << (linear < 0 ? ", outside the tile"
+                            : ", an element another register holds too")
+             << ": a fragment layout must hold each element exactly once";
+        return diag;
+      }
+      seen[linear] = true;
+    }
+  }
+  return success();
+}
+
+LayoutAttr tile::getBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
+                                  int64_t threads, int64_t run) {
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    elements *= extent;
+  if (run <= 0 || threads <= 0 || elements % (threads * run) != 0 ||
+      shape.back() % run != 0)
+    return nullptr;
+  AffineExpr thread = getAffineDimExpr(0, context);
+  AffineExpr reg = getAffineDimExpr(1, context);
+  AffineExpr linear =
+      ((reg.floorDiv(run)) * threads + thread) * run + reg % run;
+  SmallVector<AffineExpr> results;
+  int64_t stride = elements;
+  for (auto [dim, extent] : llvm::enumerate(shape)) {
+    stride /= extent;
+    AffineExpr coordinate = linear.floorDiv(stride);
+    results.push_back(dim == 0 ? coordinate : coordinate % extent);
+  }
+  auto map = AffineMap::get(2, 0, results, context);
+  return LayoutAttr::get(context, shape, threads, elements / threads, map);
+}
+
+std::optional<int64_t> tile::getBlockedRun(ArrayRef<int64_t> shape,
+                                           int64_t threads, Type elementType) {
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    elements *= extent;
+  int64_t bytes = elementType.isIntOrFloat()
+                      ? llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8)
+                      : 4;
+  for (int64_t run = std::max<int64_t>(1, 16 / bytes); run >= 1; run /= 2)
+    if (shape.back() % run == 0 && elements % (threads * run) == 0)
+      return run;
+  return std::nullopt;
+}
+
+LayoutAttr tile::getMmaAccumulatorLayout(MLIRContext *context,
+                                         ArrayRef<int64_t> shape,
+                                         int64_t warpsM, int64_t warpsN) {
+  if (shape.size() != 2 || warpsM <= 0 || warpsN <= 0 ||
+      shape[0] % (warpsM * kMmaTileRows) != 0 ||
+      shape[1] % (warpsN * kMmaTileCols) != 0)
+    return nullptr;
+  int64_t warpRows = shape[0] / warpsM, warpCols = shape[1] / warpsN;
+  int64_t tilesN = warpCols / kMmaTileCols;
+  AffineExpr thread = getAffineDimExpr(0, context);
+  AffineExpr reg = getAffineDimExpr(1, context);
+  // Divisions of divisions written as one, so the map reads as the formula.
+  AffineExpr row = thread.floorDiv(kWarpSize * warpsN) * warpRows +
+                   reg.floorDiv(4 * tilesN) * kMmaTileRows +
+                   (thread % kWarpSize).floorDiv(4) + (reg % 4).floorDiv(2) * 8;
+  AffineExpr col = thread.floorDiv(kWarpSize) % warpsN * warpCols +
+                   reg.floorDiv(4) % tilesN * kMmaTileCols + thread % 4 * 2 +
+                   reg % 2;
+  auto map = AffineMap::get(2, 0, {row, col}, context);
+  int64_t threads = warpsM * warpsN * kWarpSize;
+  return LayoutAttr::get(context, shape, threads, shape[0] * shape[1] / threads,
+                         map);
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+tile::chooseMmaWarps(int64_t m, int64_t n, int64_t warps) {
+  std::optional<std::pair<int64_t, int64_t>> best;
+  double bestScore = 0;
+  for (int64_t warpsM = 1; warpsM <= warps; ++warpsM) {
+    if (warps % warpsM != 0)
+      continue;
+    int64_t warpsN = warps / warpsM;
+    if (m % (warpsM * kMmaTileRows) != 0 || n % (warpsN * kMmaTileCols) != 0)
+      continue;
+    double rows = double(m / warpsM), cols = double(n / warpsN);
+    // Squareness first; a warp width of whole n16 pairs breaks ties.
+    double score = std::fabs(std::log2(rows / cols)) +
+                   ((n / warpsN) % 16 == 0 ? 0.0 : 0.5);
+    if (!best || score < bestScore) {
+      best = std::make_pair(warpsM, warpsN);
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+SmallVector<ElementOwner> tile::getElementOwners(LayoutAttr layout) {
+  SmallVector<ElementOwner> owners(layout.getNumElements());
+  for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
+    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
+      int64_t linear =
+          linearize(layout.getCoordinates(thread, reg), layout.getShape());
+      if (linear >= 0)
+        owners[linear] = {thread, reg};
+    }
+  return owners;
+}
+
+int64_t tile::getContiguousRun(LayoutAttr layout, int64_t maxRun) {
+  int64_t registers = layout.getRegisters();
+  for (int64_t run = llvm::PowerOf2Ceil(maxRun); run > 1; run /= 2) {
+    if (run > maxRun || registers % run != 0)
+      continue;
+    bool contiguous = true;
+    for (int64_t thread = 0; contiguous && thread < layout.getThreads();
+         ++thread) {
+      for (int64_t start = 0; contiguous && start < registers; start += run) {
+        SmallVector<int64_t> first = layout.getCoordinates(thread, start);
+        if (first.back() % run != 0) {
+          contiguous = false;
+          break;
+        }
+        for (int64_t k = 1; k < run; ++k) {
+          SmallVector<int64_t> next = layout.getCoordinates(thread, start + k);
+          SmallVector<int64_t> expected = first;
+          expected.back() += k;
+          if (next != expected) {
+            contiguous = false;
+            break;
+          }
+        }
+      }
+    }
+    if (contiguous)
+      return run;
+  }
+  return 1;
+}
+
+/// Calls `fn(grid, rows, cols)` for each 2-D slice of the layout (leading
+/// dimensions enumerated) with the owners of its elements.
+static void forEachGrid(LayoutAttr layout,
+                        function_ref<void(ArrayRef<int64_t>, int64_t, int64_t,
+                                          ArrayRef<ElementOwner>)>
+                            fn) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  int64_t cols = shape.back();
+  int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+  int64_t gridSize = rows * cols;
+  SmallVector<ElementOwner> owners = getElementOwners(layout);
+  ArrayRef<int64_t> leading =
+      shape.size() > 2 ? shape.drop_back(2) : ArrayRef<int64_t>();
+  int64_t grids = layout.getNumElements() / gridSize;
+  for (int64_t grid = 0; grid < grids; ++grid) {
+    SmallVector<int64_t> position(leading.size());
+    int64_t rest = grid;
+    for (int64_t dim = leading.size() - 1; dim >= 0; --dim) {
+      position[dim] = rest % leading[dim];
+      rest /= leading[dim];
+    }
+    fn(position, rows, cols,
+       ArrayRef<ElementOwner>(owners).slice(grid * gridSize, gridSize));
+  }
+}
+
+std::string tile::renderLayoutText(LayoutAttr layout) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t width = std::to_string(layout.getThreads() - 1).size() +
+                  std::to_string(layout.getRegisters() - 1).size() + 2;
+  forEachGrid(layout, [&](ArrayRef<int64_t> position, int64_t rows,
+                          int64_t cols, ArrayRef<ElementOwner> owners) {
+    if (!position.empty()) {
+      os << "[";
+      llvm::interleaveComma(position, os);
+      os << ", :, :]\n";
+    }
+    for (int64_t row = 0; row < rows; ++row) {
+      for (int64_t col = 0; col < cols; ++col) {
+        const ElementOwner &owner = owners[row * cols + col];
+        std::string cell = "T" + std::to_string(owner.thread) + ":" +
+                           std::to_string(owner.registerIndex);
+        os << (col ? " " : "") << llvm::left_justify(cell, width);
+      }
+      os << "\n";
+    }
+  });
+  return text;
+}
+
+std::string tile::renderLayoutSVG(LayoutAttr layout, StringRef title) {
+  constexpr int kCellWidth = 44, kCellHeight = 22, kMargin = 30;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  ArrayRef<int64_t> shape = layout.getShape();
+  int64_t cols = shape.back();
+  int64_t rows = layout.getNumElements() / cols;
+  int64_t width = 2 * kMargin + cols * kCellWidth;
+  int64_t height = 2 * kMargin + rows * kCellHeight;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
+     << "\" height=\"" << height << "\" font-family=\"monospace\" "
+     << "font-size=\"9\">\n";
+  os << "<text x=\"" << kMargin << "\" y=\"" << kMargin / 2 + 4 << "\">";
+  for (char c : title) {
+    if (c == '<')
+      os << "&lt;";
+    else if (c == '>')
+      os << "&gt;";
+    else if (c == '&')
+      os << "&amp;";
+    else
+      os << c;
+  }
+  os << "</text>\n";
+  int64_t warps = llvm::divideCeil(layout.getThreads(), kWarpSize);
+  int64_t rowBase = 0;
+  forEachGrid(layout, [&](ArrayRef<int64_t>, int64_t gridRows, int64_t,
+                          ArrayRef<ElementOwner> owners) {
+    for (int64_t row = 0; row < gridRows; ++row) {
+      for (int64_t col = 0; col < cols; ++col) {
+        const ElementOwner &owner = owners[row * cols + col];
+        int64_t warp = owner.thread / kWarpSize;
+        // A hue per warp, lighter for higher lanes.
+        int hue =
+            int(360.0 * double(warp) / double(std::max<int64_t>(warps, 1)));
+        int light = 55 + int(30.0 * double(owner.thread % kWarpSize) /
+                             double(kWarpSize));
+        int64_t x = kMargin + col * kCellWidth;
+        int64_t y = kMargin + (rowBase + row) * kCellHeight;
+        os << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << kCellWidth
+           << "\" height=\"" << kCellHeight << "\" fill=\"hsl(" << hue
+           << ",70%," << light << "%)\" stroke=\"white\"/>";
+        os << "<text x=\"" << x + 3 << "\" y=\"" << y + 14 << "\">T"
+           << owner.thread << ":" << owner.registerIndex << "</text>\n";
+      }
+    }
+    rowBase += gridRows;
+  });
+  os << "</svg>\n";
+  return text;
+}

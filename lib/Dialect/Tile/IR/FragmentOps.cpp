@@ -1,0 +1,144 @@
+//===- FragmentOps.cpp - Fragments and tile.gemm --------------------------===//
+//
+// Verifiers of the register-tile ops: `tile.alloc_fragment` and
+// `tile.gemm`. Their layouts live in FragmentLayout.cpp, their inference in
+// Analysis/LayoutInference.cpp, their lowerings in Transforms/.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/FragmentLayout.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// AllocFragmentOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocFragmentOp::verify() {
+  MemRefType type = getResult().getType();
+  if (getMemorySpace(type) != MemorySpace::Fragment)
+    return emitOpError("result must be in the '#tile.fragment' memory space, "
+                       "got ")
+           << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError("a fragment has an identity layout (its distribution "
+                       "over threads is the 'layout' attribute), got ")
+           << type;
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat())
+    return emitOpError("fragment elements must be integers or floats, got ")
+           << element;
+  auto kernel = dyn_cast<KernelOp>((*this)->getParentOp());
+  if (!kernel)
+    return emitOpError("must stand at the top level of a 'tile.kernel' body "
+                       "(a fragment lives for the whole kernel in every "
+                       "thread's registers)");
+  if (LayoutAttr layout = getLayoutAttr()) {
+    if (layout.getShape() != type.getShape())
+      return emitOpError("layout shape [")
+             << layout.getShape() << "] differs from the fragment's shape ["
+             << type.getShape() << "]";
+    if (layout.getThreads() != kernel.getNumThreads())
+      return emitOpError("layout spreads the fragment over ")
+             << layout.getThreads() << " threads but the block has "
+             << kernel.getNumThreads();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+int64_t GemmOp::getM() { return getC().getType().getDimSize(0); }
+int64_t GemmOp::getN() { return getC().getType().getDimSize(1); }
+int64_t GemmOp::getK() {
+  auto a = cast<MemRefType>(getA().getType());
+  return a.getDimSize(getTransposeA() ? 0 : 1);
+}
+
+/// True for the element types tile.gemm multiplies: (A, B, C).
+static bool isSupportedGemmTypes(Type a, Type b, Type c) {
+  if (a != b)
+    return false;
+  if (a.isF16())
+    return c.isF32() || c.isF16();
+  if (a.isBF16())
+    return c.isF32();
+  if (a.isF32())
+    return c.isF32();
+  return false;
+}
+
+LogicalResult GemmOp::verify() {
+  auto a = cast<MemRefType>(getA().getType());
+  auto b = cast<MemRefType>(getB().getType());
+  MemRefType c = getC().getType();
+  for (auto [name, type] : {std::make_pair("A", a), std::make_pair("B", b)}) {
+    if (type.getRank() != 2 || !type.hasStaticShape())
+      return emitOpError("operand ")
+             << name << " must be a 2-D tile of static shape, got " << type;
+    if (getMemorySpace(type) != MemorySpace::Shared)
+      return emitOpError("operand ")
+             << name
+             << " must be in shared memory (#gpu.address_space<workgroup>), "
+                "got "
+             << type;
+  }
+  if (c.getRank() != 2 || getMemorySpace(c) != MemorySpace::Fragment)
+    return emitOpError("operand C (the accumulator) must be a 2-D fragment "
+                       "('#tile.fragment' memory space), got ")
+           << c;
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1);
+  int64_t aM = a.getDimSize(getTransposeA() ? 1 : 0);
+  int64_t aK = a.getDimSize(getTransposeA() ? 0 : 1);
+  int64_t bK = b.getDimSize(getTransposeB() ? 1 : 0);
+  int64_t bN = b.getDimSize(getTransposeB() ? 0 : 1);
+  if (aM != m || bN != n || aK != bK)
+    return emitOpError("shapes do not multiply: A is ")
+           << aM << "x" << aK << (getTransposeA() ? " (transposed)" : "")
+           << ", B is " << bK << "x" << bN
+           << (getTransposeB() ? " (transposed)" : "") << ", C is " << m << "x"
+           << n << "; A must be MxK, B KxN and C MxN";
+  if (!isSupportedGemmTypes(a.getElementType(), b.getElementType(),
+                            c.getElementType()))
+    return emitOpError("unsupported element types ")
+           << a.getElementType() << " x " << b.getElementType() << " -> "
+           << c.getElementType()
+           << ": supported are f16 x f16 -> f32 or f16, bf16 x bf16 -> f32 "
+              "and f32 x f32 -> f32 (tf32)";
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return success();
+  int64_t threads = kernel.getNumThreads();
+  if (threads % kWarpSize != 0)
+    return emitOpError("needs whole warps: the block has ")
+           << threads << " threads";
+  if (std::optional<ArrayRef<int64_t>> warps = getWarps()) {
+    if (warps->size() != 2 || (*warps)[0] <= 0 || (*warps)[1] <= 0)
+      return emitOpError("'warps' must be two positive extents [Wm, Wn]");
+    if ((*warps)[0] * (*warps)[1] * kWarpSize != threads)
+      return emitOpError("warps [")
+             << (*warps)[0] << ", " << (*warps)[1] << "] hold "
+             << (*warps)[0] * (*warps)[1] * kWarpSize
+             << " threads but the block has " << threads;
+    if (m % ((*warps)[0] * kMmaTileRows) != 0 ||
+        n % ((*warps)[1] * kMmaTileCols) != 0)
+      return emitOpError("warps [")
+             << (*warps)[0] << ", " << (*warps)[1] << "] split the " << m << "x"
+             << n
+             << " accumulator into tiles that are not whole 16x8 "
+                "tensor-core tiles";
+  }
+  if (getLowering() == GemmLowering::mma_sync) {
+    int64_t kStep = a.getElementType().isF32() ? 8 : 16;
+    if (aK % kStep != 0)
+      return emitOpError("mma_sync lowering needs K to be a multiple of ")
+             << kStep << ", got " << aK;
+    if (c.getElementType().isF16())
+      return emitOpError("mma_sync lowering accumulates in f32; use "
+                         "lowering = scalar for an f16 accumulator");
+  }
+  return success();
+}

@@ -1,0 +1,100 @@
+//===- ApplySwizzles.cpp - Logical to physical indices of swizzled tiles --===//
+//
+// Rewrites every access to a `swizzle = 128` shared buffer from logical
+// indices to the physical position (IR/Swizzle.h). It runs after
+// vectorization, so that it sees the final accesses (vector loads and
+// stores of up to 16 bytes, cp.async, ldmatrix), none of which crosses a
+// 16-byte chunk; every analysis before it reasons on logical indices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "tile/Dialect/Tile/IR/Swizzle.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#define DEBUG_TYPE "tile-apply-swizzles"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEAPPLYSWIZZLES
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Rewrites the indices `operands` (of `op`, addressing `type`) in place.
+static void swizzle(Operation *op, MemRefType type,
+                    MutableOperandRange operands) {
+  OpBuilder builder(op);
+  SmallVector<Value> indices = llvm::to_vector(ValueRange(operands));
+  SmallVector<Value> physical =
+      buildSwizzledIndices(builder, op->getLoc(), type, indices);
+  operands.assign(physical);
+}
+
+/// Rewrites the access `user` makes to the swizzled `buffer`; fails on a
+/// use that is not an access the rewrite knows.
+static LogicalResult rewriteUse(Operation *user, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  return llvm::TypeSwitch<Operation *, LogicalResult>(user)
+      .Case([&](memref::LoadOp op) {
+        swizzle(op, type, op.getIndicesMutable());
+        return success();
+      })
+      .Case([&](memref::StoreOp op) {
+        if (op.getValueToStore() == buffer)
+          return failure();
+        swizzle(op, type, op.getIndicesMutable());
+        return success();
+      })
+      .Case([&](vector::LoadOp op) {
+        swizzle(op, type, op.getIndicesMutable());
+        return success();
+      })
+      .Case([&](vector::StoreOp op) {
+        swizzle(op, type, op.getIndicesMutable());
+        return success();
+      })
+      .Case([&](nvgpu::LdMatrixOp op) {
+        swizzle(op, type, op.getIndicesMutable());
+        return success();
+      })
+      .Case([&](nvgpu::DeviceAsyncCopyOp op) {
+        if (op.getDst() != buffer)
+          return failure();
+        swizzle(op, type, op.getDstIndicesMutable());
+        return success();
+      })
+      .Default([](Operation *) { return failure(); });
+}
+
+namespace {
+
+struct TileApplySwizzles
+    : tile::impl::TileApplySwizzlesBase<TileApplySwizzles> {
+  void runOnOperation() override {
+    SmallVector<AllocSharedOp> buffers;
+    getOperation().getBody().walk([&](AllocSharedOp alloc) {
+      if (alloc.isSwizzled())
+        buffers.push_back(alloc);
+    });
+    for (AllocSharedOp alloc : buffers) {
+      Value buffer = alloc.getResult();
+      for (Operation *user : llvm::to_vector(buffer.getUsers())) {
+        if (succeeded(rewriteUse(user, buffer)))
+          continue;
+        user->emitError("'")
+            << user->getName()
+            << "' uses a swizzled shared buffer in a way whose addresses "
+               "cannot be swizzled (only loads, stores, vector loads and "
+               "stores, cp.async and ldmatrix of the buffer itself can); "
+               "give the buffer swizzle = 0";
+        return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,278 @@
+//===- GemmMmaSync.cpp - tile.gemm on mma.sync tensor cores ---------------===//
+//
+// Each warp computes its `M/Wm x N/Wn` sub-tile of C in m16n8 tiles. Per
+// K step (16 for f16/bf16, 8 for tf32) it loads its A tiles (16xK-step) and
+// B tiles (K-step x 8) into registers and issues one mma.sync per C tile:
+//
+//   f16/bf16: A by `ldmatrix.x4` (`.trans` when A is stored KxM), B by
+//   `ldmatrix.x4.trans` for two n8 tiles at once when B is stored KxN (no
+//   `.trans` when it is stored NxK), then `mma.sync.m16n8k16`.
+//   tf32: ldmatrix moves 16-bit elements, so A and B are read with
+//   ordinary shared loads in the m16n8k8 operand layouts.
+//
+// The MMA is `nvvm.mma.sync` (nvgpu.mma.sync has no bf16). The
+// accumulators stay SSA values across the K steps; they are read from and
+// written back to C's registers once per tile.gemm. C's registers 4t..4t+3
+// are tile t's c0..c3 (getMmaAccumulatorLayout).
+//
+// Fragment layouts of one lane l (g = l / 4, q = l % 4), PTX ISA 9.7.13:
+//   m16n8k16 A: a0 a1 (g, 2q..), a2 a3 (g+8, 2q..), a4 a5 (g, 2q+8..),
+//               a6 a7 (g+8, 2q+8..);  B: b0 b1 (k 2q.., n g), b2 b3 (k 2q+8..)
+//   m16n8k8 tf32 A: a0 (g, q), a1 (g+8, q), a2 (g, q+4), a3 (g+8, q+4);
+//               B: b0 (k q, n g), b1 (k q+4, n g)
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Emits the per-warp operand loads and MMAs of one tile.gemm.
+class MmaSyncEmitter {
+public:
+  MmaSyncEmitter(OpBuilder &builder, GemmOp gemm, Value thread)
+      : b(builder), loc(gemm.getLoc()), gemm(gemm) {
+    ArrayRef<int64_t> warps = *gemm.getWarps();
+    warpsN = warps[1];
+    warpRows = gemm.getM() / warps[0];
+    warpCols = gemm.getN() / warps[1];
+    tilesM = warpRows / kMmaTileRows;
+    tilesN = warpCols / kMmaTileCols;
+    elementType = cast<MemRefType>(gemm.getA().getType()).getElementType();
+    tf32 = elementType.isF32();
+    kStep = tf32 ? 8 : 16;
+    lane = arith::RemUIOp::create(b, loc, thread, constant(tile::kWarpSize));
+    Value warp =
+        arith::DivUIOp::create(b, loc, thread, constant(tile::kWarpSize));
+    rowBase = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, warp, constant(warpsN)),
+        constant(warpRows));
+    colBase = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, warp, constant(warpsN)),
+        constant(warpCols));
+  }
+
+  LogicalResult emit(const FragmentRegisters &c) {
+    if (gemm.getK() % kStep != 0)
+      return gemm.emitOpError("mma_sync lowering needs K to be a multiple "
+                              "of ")
+             << kStep << ", got " << gemm.getK();
+    Type f32 = b.getF32Type();
+    // Accumulators in: c0..c3 of each m16n8 tile.
+    SmallVector<SmallVector<Value, 4>> acc;
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
+    for (int64_t t = 0; t < tilesM * tilesN; ++t) {
+      SmallVector<Value, 4> &tile = acc.emplace_back();
+      for (int64_t e = 0; e < 4; ++e)
+        tile.push_back(gemm.getClear()
+                           ? zero
+                           : memref::LoadOp::create(
+                                 b, loc, c.buffer, c.indices(b, loc, 4 * t + e))
+                                 .getResult());
+    }
+    for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
+      SmallVector<SmallVector<Value, 4>> aTiles, bTiles;
+      for (int64_t tm = 0; tm < tilesM; ++tm)
+        aTiles.push_back(tf32 ? loadATF32(tm, k0) : loadA(tm, k0));
+      if (tf32) {
+        for (int64_t tn = 0; tn < tilesN; ++tn)
+          bTiles.push_back(loadBTF32(tn, k0));
+      } else {
+        for (int64_t tn = 0; tn < tilesN; tn += 2)
+          loadBPair(tn, k0, /*pair=*/tn + 1 < tilesN, bTiles);
+      }
+      for (int64_t tm = 0; tm < tilesM; ++tm)
+        for (int64_t tn = 0; tn < tilesN; ++tn)
+          acc[tm * tilesN + tn] =
+              mma(aTiles[tm], bTiles[tn], acc[tm * tilesN + tn]);
+    }
+    // Accumulators out.
+    for (int64_t t = 0; t < tilesM * tilesN; ++t)
+      for (int64_t e = 0; e < 4; ++e)
+        memref::StoreOp::create(b, loc, acc[t][e], c.buffer,
+                                c.indices(b, loc, 4 * t + e));
+    return success();
+  }
+
+private:
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value add(Value a, int64_t value) {
+    return value == 0 ? a : arith::AddIOp::create(b, loc, a, constant(value));
+  }
+  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+  /// lane / d, lane % d, (lane / d) % m, ... as index values.
+  Value laneDiv(int64_t d) {
+    return arith::DivUIOp::create(b, loc, lane, constant(d));
+  }
+  Value laneRem(int64_t d) {
+    return arith::RemUIOp::create(b, loc, lane, constant(d));
+  }
+  Value rem(Value v, int64_t d) {
+    return arith::RemUIOp::create(b, loc, v, constant(d));
+  }
+  Value div(Value v, int64_t d) {
+    return arith::DivUIOp::create(b, loc, v, constant(d));
+  }
+  Value mul(Value v, int64_t d) {
+    return arith::MulIOp::create(b, loc, v, constant(d));
+  }
+
+  /// One `mma.sync` m16n8k{16,8}: A and B as their 32-bit registers, C as
+  /// c0..c3; returns d0..d3.
+  SmallVector<Value, 4> mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                            ArrayRef<Value> c) {
+    Type f32 = b.getF32Type();
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(4, f32));
+    NVVM::MMATypes type = tf32                   ? NVVM::MMATypes::tf32
+                          : elementType.isBF16() ? NVVM::MMATypes::bf16
+                                                 : NVVM::MMATypes::f16;
+    Value result = NVVM::MmaOp::create(
+        b, loc, resultType, aRegs, bRegs, c,
+        ArrayRef<int64_t>{kMmaTileRows, kMmaTileCols, kStep},
+        /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+        std::array<NVVM::MMATypes, 2>{type, type},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value, 4> d;
+    for (int64_t e = 0; e < 4; ++e)
+      d.push_back(LLVM::ExtractValueOp::create(b, loc, result, e));
+    return d;
+  }
+
+  /// The 32-bit registers of an ldmatrix result (`vector<Nx2xT>`): f16
+  /// pairs as `vector<2xf16>`, the others as i32 (what nvvm.mma.sync takes).
+  SmallVector<Value, 4> splitRegisters(Value loaded, int64_t first,
+                                       int64_t count) {
+    SmallVector<Value, 4> regs;
+    for (int64_t r = first; r < first + count; ++r) {
+      Value pair =
+          vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{r});
+      if (!elementType.isF16()) {
+        Value word = vector::BitCastOp::create(
+            b, loc, VectorType::get({1}, b.getI32Type()), pair);
+        pair = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+      }
+      regs.push_back(pair);
+    }
+    return regs;
+  }
+
+  /// The A tile (16 x 16) of tile row `tm` at K offset `k0`, ldmatrix.x4.
+  /// Lane l addresses row l % 8 of matrix l / 8; matrices 0..3 are (rows
+  /// 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15).
+  /// Stored KxM, a lane addresses a stored row (a k) and .trans delivers
+  /// the same sub-blocks.
+  SmallVector<Value, 4> loadA(int64_t tm, int64_t k0) {
+    Value matrix = laneDiv(8);
+    Value row = laneRem(8);
+    Value mHalf = mul(rem(matrix, 2), 8);
+    Value kHalf = mul(div(matrix, 2), 8);
+    Value m0 = add(rowBase, tm * kMmaTileRows);
+    SmallVector<Value> indices =
+        gemm.getTransposeA()
+            ? SmallVector<Value>{add(add(row, kHalf), k0), add(m0, mHalf)}
+            : SmallVector<Value>{add(add(m0, row), mHalf), add(kHalf, k0)};
+    auto type = VectorType::get({4, 2}, elementType);
+    Value loaded = nvgpu::LdMatrixOp::create(b, loc, type, gemm.getA(), indices,
+                                             /*transpose=*/gemm.getTransposeA(),
+                                             /*numTiles=*/4);
+    return splitRegisters(loaded, 0, 4);
+  }
+
+  /// The B tiles (16 x 8) of tile columns `tn` and `tn + 1` at K offset
+  /// `k0`: ldmatrix.x4 holds (k 0-7, n 0-7), (k 8-15, n 0-7), (k 0-7,
+  /// n 8-15), (k 8-15, n 8-15); .x2 the first two when `pair` is false.
+  void loadBPair(int64_t tn, int64_t k0, bool pair,
+                 SmallVectorImpl<SmallVector<Value, 4>> &tiles) {
+    Value matrix = pair ? laneDiv(8) : rem(laneDiv(8), 2);
+    Value row = laneRem(8);
+    Value kHalf = mul(rem(matrix, 2), 8);
+    Value nHalf = mul(div(matrix, 2), 8);
+    Value n0 = add(colBase, tn * kMmaTileCols);
+    SmallVector<Value> indices;
+    bool transpose;
+    if (gemm.getTransposeB()) {
+      // Stored NxK: rows are n, ldmatrix without .trans.
+      indices = {add(add(n0, row), nHalf), add(kHalf, k0)};
+      transpose = false;
+    } else {
+      // Stored KxN: rows are k, .trans.
+      indices = {add(add(row, kHalf), k0), add(n0, nHalf)};
+      transpose = true;
+    }
+    int64_t count = pair ? 4 : 2;
+    auto type = VectorType::get({count, 2}, elementType);
+    Value loaded = nvgpu::LdMatrixOp::create(b, loc, type, gemm.getB(), indices,
+                                             transpose, count);
+    for (int64_t t = 0; t < count / 2; ++t)
+      tiles.push_back(splitRegisters(loaded, 2 * t, 2));
+  }
+
+  /// Element (i, k) of A (stored transposed or not), as a tf32 register.
+  Value loadAElement(Value i, Value k) {
+    SmallVector<Value> indices = gemm.getTransposeA()
+                                     ? SmallVector<Value>{k, i}
+                                     : SmallVector<Value>{i, k};
+    return toTF32(memref::LoadOp::create(b, loc, gemm.getA(), indices));
+  }
+  /// Element (k, j) of B, as a tf32 register.
+  Value loadBElement(Value k, Value j) {
+    SmallVector<Value> indices = gemm.getTransposeB()
+                                     ? SmallVector<Value>{j, k}
+                                     : SmallVector<Value>{k, j};
+    return toTF32(memref::LoadOp::create(b, loc, gemm.getB(), indices));
+  }
+  /// The tf32 register of an f32: rounded to nearest (ties away), as
+  /// cvt.rna.tf32.f32 and the scalar lowering do; the tensor cores would
+  /// otherwise truncate.
+  Value toTF32(Value value) {
+    return arith::BitcastOp::create(b, loc, b.getI32Type(),
+                                    roundToTF32(b, loc, value));
+  }
+
+  /// The tf32 A tile (16 x 8): a0 (g, q), a1 (g+8, q), a2 (g, q+4),
+  /// a3 (g+8, q+4).
+  SmallVector<Value, 4> loadATF32(int64_t tm, int64_t k0) {
+    Value g = add(add(rowBase, tm * kMmaTileRows), laneDiv(4));
+    Value q = add(laneRem(4), k0);
+    return {loadAElement(g, q), loadAElement(add(g, 8), q),
+            loadAElement(g, add(q, 4)), loadAElement(add(g, 8), add(q, 4))};
+  }
+
+  /// The tf32 B tile (8 x 8): b0 (k q, n g), b1 (k q+4, n g).
+  SmallVector<Value, 4> loadBTF32(int64_t tn, int64_t k0) {
+    Value n = add(add(colBase, tn * kMmaTileCols), laneDiv(4));
+    Value q = add(laneRem(4), k0);
+    return {loadBElement(q, n), loadBElement(add(q, 4), n)};
+  }
+
+  OpBuilder &b;
+  Location loc;
+  GemmOp gemm;
+  int64_t warpsN, warpRows, warpCols, tilesM, tilesN, kStep;
+  Type elementType;
+  bool tf32;
+  Value lane, rowBase, colBase;
+};
+
+} // namespace
+
+LogicalResult tile::lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
+                                       const FragmentRegisters &c,
+                                       Value thread) {
+  if (!gemm.getWarps())
+    return gemm.emitOpError("has no warp grid: run tile-infer-layouts first");
+  return MmaSyncEmitter(builder, gemm, thread).emit(c);
+}

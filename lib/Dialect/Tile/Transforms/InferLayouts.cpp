@@ -1,0 +1,79 @@
+//===- InferLayouts.cpp - Record the layout of every fragment -------------===//
+//
+// Runs the layout inference (Analysis/LayoutInference.cpp) and records its
+// result in the IR: `layout` on tile.alloc_fragment and tile.parallel,
+// `warps` on tile.gemm. On request it shows each layout, as a grid in a
+// remark or as an SVG file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "tile/Dialect/Tile/Analysis/LayoutInference.h"
+#include "tile/Dialect/Tile/IR/Swizzle.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "tile-infer-layouts"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEINFERLAYOUTS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+struct TileInferLayouts : tile::impl::TileInferLayoutsBase<TileInferLayouts> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    KernelOp kernel = getOperation();
+    FailureOr<LayoutAssignment> assignment = inferLayouts(kernel);
+    if (failed(assignment))
+      return signalPassFailure();
+    for (auto [op, layout] : assignment->fragments)
+      cast<AllocFragmentOp>(op).setLayoutAttr(layout);
+    for (auto [op, warps] : assignment->gemmWarps)
+      cast<GemmOp>(op).setWarps(ArrayRef<int64_t>{warps.first, warps.second});
+    for (auto [op, layout] : assignment->parallels)
+      cast<ParallelOp>(op).setLayoutAttr(layout);
+    for (AllocSharedOp alloc : assignment->swizzled)
+      alloc.setSwizzle(kSwizzleBytes);
+
+    int index = 0;
+    for (auto [op, layout] : assignment->fragments) {
+      if (print)
+        op->emitRemark("fragment layout (thread:register of each element)\n")
+            << renderLayoutText(layout);
+      if (!svgDir.empty() && failed(writeSVG(op, layout, index)))
+        return signalPassFailure();
+      ++index;
+    }
+  }
+
+  LogicalResult writeSVG(Operation *op, LayoutAttr layout, int index) {
+    if (std::error_code error = llvm::sys::fs::create_directories(svgDir))
+      return op->emitError("cannot create '")
+             << svgDir << "' for the layout pictures: " << error.message();
+    SmallString<128> path(svgDir);
+    llvm::sys::path::append(path, getOperation().getSymName() + "." +
+                                      std::to_string(index) + ".svg");
+    std::error_code error;
+    llvm::raw_fd_ostream os(path, error);
+    if (error)
+      return op->emitError("cannot write '")
+             << path << "': " << error.message();
+    std::string title;
+    llvm::raw_string_ostream titleStream(title);
+    titleStream << getOperation().getSymName() << ": fragment " << index << " "
+                << op->getResult(0).getType();
+    os << renderLayoutSVG(layout, title);
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,357 @@
+//===- LowerFragments.cpp - Fragments to per-thread registers -------------===//
+//
+// Each fragment becomes the per-thread buffer of the registers its layout
+// gives the thread (FragmentRegisters), and each op on it per-thread code
+// (see Passes.td, tile-lower-fragments). The per-register loops are
+// `tile.unroll`: registers are only registers when addressed by constants.
+// Copies become per-thread `tile.copy` ops of register runs, which
+// tile-lower-tile-ops turns into bounds-checked vector accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "tile/Dialect/Tile/Transforms/Distribution.h"
+#include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-lower-fragments"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILELOWERFRAGMENTS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Widest vector access, in bytes.
+static constexpr int64_t kMaxVectorBytes = 16;
+
+//===----------------------------------------------------------------------===//
+// FragmentRegisters
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> FragmentRegisters::indices(OpBuilder &builder, Location loc,
+                                              int64_t reg) const {
+  int64_t rank = cast<MemRefType>(buffer.getType()).getRank();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  if (rank == 1)
+    return {constant(reg)};
+  SmallVector<Value> result(rank, constant(0));
+  result.front() = constant(reg / run);
+  result.back() = constant(reg % run);
+  return result;
+}
+
+SmallVector<Value> FragmentRegisters::coordinates(OpBuilder &builder,
+                                                  Location loc, Value thread,
+                                                  int64_t reg) const {
+  // The register is a constant: each coordinate is an affine function of
+  // the thread alone, which the index analyses (alignment, contiguity,
+  // bounds) read directly.
+  MLIRContext *context = builder.getContext();
+  AffineMap map = layout.getMap().replace(
+      {{getAffineDimExpr(1, context), getAffineConstantExpr(reg, context)}},
+      /*numResultDims=*/2, /*numResultSyms=*/0);
+  SmallVector<Value> result;
+  for (unsigned dim = 0; dim < map.getNumResults(); ++dim) {
+    AffineMap coordinate = AffineMap::get(
+        1, 0, simplifyAffineExpr(map.getResult(dim), 2, 0), context);
+    result.push_back(
+        affine::AffineApplyOp::create(builder, loc, coordinate, thread));
+  }
+  return result;
+}
+
+/// The shape of the per-thread buffer of `layout` (see FragmentRegisters).
+static SmallVector<int64_t> getRegisterShape(LayoutAttr layout, int64_t run) {
+  int64_t rank = layout.getShape().size();
+  if (rank == 1)
+    return {layout.getRegisters()};
+  SmallVector<int64_t> shape(rank, 1);
+  shape.front() = layout.getRegisters() / run;
+  shape.back() = run;
+  return shape;
+}
+
+/// Converts `value` to the float type `type` (extension or truncation).
+static Value convertFloat(OpBuilder &builder, Location loc, Value value,
+                          Type type) {
+  Type from = value.getType();
+  if (from == type)
+    return value;
+  if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(builder, loc, type, value);
+  return arith::TruncFOp::create(builder, loc, type, value);
+}
+
+namespace {
+
+class FragmentLowering {
+public:
+  FragmentLowering(KernelOp kernel, GemmLowering defaultGemm)
+      : kernel(kernel), defaultGemm(defaultGemm) {}
+
+  LogicalResult run() {
+    SmallVector<AllocFragmentOp> allocations;
+    kernel.getBody().walk(
+        [&](AllocFragmentOp alloc) { allocations.push_back(alloc); });
+    if (allocations.empty())
+      return success();
+    Block &body = kernel.getBody().front();
+    OpBuilder builder(kernel.getContext());
+    builder.setInsertionPointToStart(&body);
+    thread = buildLinearThreadId(builder, kernel.getLoc(), kernel);
+    for (AllocFragmentOp alloc : allocations) {
+      LayoutAttr layout = alloc.getLayoutAttr();
+      if (!layout)
+        return alloc.emitOpError("has no layout: run tile-infer-layouts "
+                                 "before tile-lower-fragments");
+      MemRefType type = alloc.getResult().getType();
+      int64_t maxRun = std::max<int64_t>(
+          1, kMaxVectorBytes / getBufferElementBytes(type.getElementType()));
+      int64_t run = getContiguousRun(layout, maxRun);
+      builder.setInsertionPoint(alloc);
+      auto local =
+          AllocLocalOp::create(builder, alloc.getLoc(),
+                               MemRefType::get(getRegisterShape(layout, run),
+                                               type.getElementType()));
+      registers[alloc.getResult()] = {local.getResult(), layout, run};
+    }
+
+    // The ops on fragments, outermost first (a tile.parallel before the
+    // accesses in its body, which it rewrites).
+    SmallVector<Operation *> users;
+    kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto parallel = dyn_cast<ParallelOp>(op)) {
+        if (parallel.getLayoutAttr()) {
+          users.push_back(op);
+          return WalkResult::skip();
+        }
+        return WalkResult::advance();
+      }
+      if (isa<CopyOp, FillOp, ClearOp, GemmOp>(op) &&
+          llvm::any_of(op->getOperands(),
+                       [&](Value v) { return registers.count(v); }))
+        users.push_back(op);
+      return WalkResult::advance();
+    });
+    for (Operation *op : users) {
+      OpBuilder opBuilder(op);
+      LogicalResult result =
+          llvm::TypeSwitch<Operation *, LogicalResult>(op)
+              .Case([&](ParallelOp parallel) {
+                return lowerParallel(opBuilder, parallel);
+              })
+              .Case([&](CopyOp copy) { return lowerCopy(opBuilder, copy); })
+              .Case([&](FillOp fill) {
+                FillOp::create(opBuilder, fill.getLoc(),
+                               registers[fill.getBuffer()].buffer,
+                               fill.getValue());
+                return success();
+              })
+              .Case([&](ClearOp clear) {
+                ClearOp::create(opBuilder, clear.getLoc(),
+                                registers[clear.getBuffer()].buffer);
+                return success();
+              })
+              .Case([&](GemmOp gemm) { return lowerGemm(opBuilder, gemm); })
+              .Default([](Operation *) { return failure(); });
+      if (failed(result))
+        return failure();
+      op->erase();
+    }
+    for (AllocFragmentOp alloc : allocations) {
+      if (!alloc.getResult().use_empty()) {
+        Operation *user = *alloc.getResult().getUsers().begin();
+        return user->emitOpError("uses a fragment in a way "
+                                 "tile-lower-fragments cannot lower (run "
+                                 "tile-infer-layouts first: it checks the "
+                                 "uses)");
+      }
+      alloc.erase();
+    }
+    return success();
+  }
+
+private:
+  /// One copy of the body per register, at the register's coordinates.
+  LogicalResult lowerParallel(OpBuilder &builder, ParallelOp parallel) {
+    LayoutAttr layout = parallel.getLayoutAttr();
+    FragmentRegisters shape{Value(), layout, 1};
+    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
+      Location loc = parallel.getLoc();
+      SmallVector<Value> coordinates =
+          shape.coordinates(builder, loc, thread, reg);
+      IRMapping mapping;
+      mapping.map(parallel.getInductionVars(), coordinates);
+      SmallVector<Operation *> accesses;
+      for (Operation &op : parallel.getBody().front().without_terminator()) {
+        Operation *clone = builder.clone(op, mapping);
+        clone->walk([&](Operation *nested) {
+          if (isa<memref::LoadOp, memref::StoreOp>(nested))
+            accesses.push_back(nested);
+        });
+      }
+      for (Operation *access : accesses)
+        if (failed(rewriteElementAccess(parallel, access, reg)))
+          return failure();
+    }
+    return success();
+  }
+
+  /// A load or store of a fragment element in a copy of a tile.parallel
+  /// body becomes one of register `reg`.
+  LogicalResult rewriteElementAccess(ParallelOp parallel, Operation *access,
+                                     int64_t reg) {
+    Value memref = isa<memref::LoadOp>(access)
+                       ? cast<memref::LoadOp>(access).getMemref()
+                       : cast<memref::StoreOp>(access).getMemref();
+    auto it = registers.find(memref);
+    if (it == registers.end())
+      return success();
+    const FragmentRegisters &fragment = it->second;
+    if (fragment.layout != parallel.getLayoutAttr())
+      return parallel.emitOpError("touches fragments of different layouts "
+                                  "(tile-infer-layouts gives them one)");
+    OpBuilder builder(access);
+    Location loc = access->getLoc();
+    SmallVector<Value> indices = fragment.indices(builder, loc, reg);
+    if (auto load = dyn_cast<memref::LoadOp>(access)) {
+      Value value =
+          memref::LoadOp::create(builder, loc, fragment.buffer, indices);
+      load.getResult().replaceAllUsesWith(value);
+    } else {
+      auto store = cast<memref::StoreOp>(access);
+      memref::StoreOp::create(builder, loc, store.getValueToStore(),
+                              fragment.buffer, indices);
+    }
+    access->erase();
+    return success();
+  }
+
+  /// A per-thread buffer like `fragment`'s with elements of `type`, at the
+  /// top of the kernel.
+  Value createScratch(const FragmentRegisters &fragment, Type type) {
+    OpBuilder builder(kernel.getContext());
+    builder.setInsertionPointAfterValue(fragment.buffer);
+    auto bufferType = cast<MemRefType>(fragment.buffer.getType());
+    return AllocLocalOp::create(builder, fragment.buffer.getLoc(),
+                                MemRefType::get(bufferType.getShape(), type));
+  }
+
+  /// `to[r] = convert(from[r])` for every register.
+  void convertRegisters(OpBuilder &builder, Location loc,
+                        const FragmentRegisters &fragment, Value from,
+                        Value to) {
+    Type type = cast<MemRefType>(to.getType()).getElementType();
+    for (int64_t reg = 0; reg < fragment.layout.getRegisters(); ++reg) {
+      SmallVector<Value> indices = fragment.indices(builder, loc, reg);
+      Value value = memref::LoadOp::create(builder, loc, from, indices);
+      memref::StoreOp::create(
+          builder, loc, convertFloat(builder, loc, value, type), to, indices);
+    }
+  }
+
+  LogicalResult lowerCopy(OpBuilder &builder, CopyOp copy) {
+    Location loc = copy.getLoc();
+    auto sourceIt = registers.find(copy.getSource());
+    auto targetIt = registers.find(copy.getTarget());
+    Type sourceElement = copy.getSource().getType().getElementType();
+    Type targetElement = copy.getTarget().getType().getElementType();
+    // Fragment to fragment: the same layout, so register to register.
+    if (sourceIt != registers.end() && targetIt != registers.end()) {
+      if (sourceIt->second.layout != targetIt->second.layout)
+        return copy.emitOpError("copies between fragments of different "
+                                "layouts");
+      convertRegisters(builder, loc, sourceIt->second, sourceIt->second.buffer,
+                       targetIt->second.buffer);
+      return success();
+    }
+    bool fromFragment = sourceIt != registers.end();
+    const FragmentRegisters &fragment =
+        fromFragment ? sourceIt->second : targetIt->second;
+    Value memory = fromFragment ? copy.getTarget() : copy.getSource();
+    ValueRange offsets =
+        fromFragment ? copy.getTargetIndices() : copy.getSourceIndices();
+    Type fragmentElement = fromFragment ? sourceElement : targetElement;
+    Type memoryElement = fromFragment ? targetElement : sourceElement;
+
+    // Converted on the register side, through a scratch buffer of the
+    // memory's element type.
+    Value registersBuffer = fragment.buffer;
+    if (fragmentElement != memoryElement) {
+      registersBuffer = createScratch(fragment, memoryElement);
+      if (fromFragment)
+        convertRegisters(builder, loc, fragment, fragment.buffer,
+                         registersBuffer);
+    }
+    int64_t run = fragment.run;
+    for (int64_t reg = 0; reg < fragment.layout.getRegisters(); reg += run) {
+      SmallVector<Value> coordinates =
+          fragment.coordinates(builder, loc, thread, reg);
+      SmallVector<Value> memoryIndices = coordinates;
+      for (auto [index, offset] : llvm::zip(memoryIndices, offsets))
+        index = arith::AddIOp::create(builder, loc, offset, index);
+      SmallVector<Value> registerIndices = fragment.indices(builder, loc, reg);
+      SmallVector<int64_t> shape(coordinates.size(), 1);
+      shape.back() = run;
+      if (fromFragment)
+        CopyOp::create(builder, loc, registersBuffer, registerIndices, memory,
+                       memoryIndices, builder.getDenseI64ArrayAttr(shape));
+      else
+        CopyOp::create(builder, loc, memory, memoryIndices, registersBuffer,
+                       registerIndices, builder.getDenseI64ArrayAttr(shape));
+    }
+    if (!fromFragment && registersBuffer != fragment.buffer)
+      convertRegisters(builder, loc, fragment, registersBuffer,
+                       fragment.buffer);
+    return success();
+  }
+
+  LogicalResult lowerGemm(OpBuilder &builder, GemmOp gemm) {
+    const FragmentRegisters &c = registers[gemm.getC()];
+    GemmLowering lowering =
+        gemm.getLowering().value_or(GemmLowering::automatic);
+    if (lowering == GemmLowering::automatic)
+      lowering = defaultGemm;
+    if (lowering == GemmLowering::scalar)
+      return lowerGemmToScalar(builder, gemm, c, thread);
+    if (gemm.getC().getType().getElementType().isF16())
+      return gemm.emitOpError("mma_sync lowering accumulates in f32; use "
+                              "lowering = scalar for an f16 accumulator");
+    return lowerGemmToMmaSync(builder, gemm, c, thread);
+  }
+
+  KernelOp kernel;
+  GemmLowering defaultGemm;
+  Value thread;
+  DenseMap<Value, FragmentRegisters> registers;
+};
+
+struct TileLowerFragments
+    : tile::impl::TileLowerFragmentsBase<TileLowerFragments> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<GemmLowering> lowering = symbolizeGemmLowering(gemmLowering);
+    if (!lowering || *lowering == GemmLowering::automatic) {
+      getOperation().emitError("tile-lower-fragments: gemm-lowering must be "
+                               "'mma_sync' or 'scalar', got '")
+          << gemmLowering << "'";
+      return signalPassFailure();
+    }
+    if (failed(FragmentLowering(getOperation(), *lowering).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,146 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts))' -verify-diagnostics | FileCheck %s
+
+// Rule 2: a tile.gemm's accumulator takes the mma.sync accumulator layout
+// of the warp grid chosen for it (4 warps over 64x64: 2x2, 32x32 per warp,
+// 2x4 m16n8 tiles of 4 registers: 32), recorded on the gemm.
+// Rule 5: its shared operands are swizzled.
+// CHECK-LABEL: tile.kernel @gemm_accumulator
+// CHECK: tile.alloc_shared {swizzle = 128 : i64} : memref<64x32xf16
+// CHECK: tile.alloc_shared {swizzle = 128 : i64} : memref<32x64xf16
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [64, 64], threads = 128, registers = 32, map = (d0, d1) -> ((d0 floordiv 64) * 32 + (d1 floordiv 16) * 16 + (d0 mod 32) floordiv 4 + ((d1 mod 4) floordiv 2) * 8, ((d0 floordiv 32) mod 2) * 32 + ((d1 floordiv 4) mod 4) * 8 + (d0 mod 4) * 2 + d1 mod 2)>}
+// CHECK: tile.gemm {{.*}} {warps = array<i64: 2, 2>}
+tile.kernel @gemm_accumulator() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+// Rule 1: a layout written on the allocation is kept (here a blocked one
+// over 32 threads). Rule 5: swizzle = 0 keeps a gemm operand plain.
+// CHECK-LABEL: tile.kernel @explicit_layout
+// CHECK: tile.alloc_shared {swizzle = 0 : i64}
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [32, 8], threads = 32, registers = 8, map = (d0, d1) -> (d0, d1)>}
+tile.kernel @explicit_layout(%C: memref<32x8xf32>) grid [1] threads [32] {
+  %As = tile.alloc_shared {swizzle = 0} : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %f = tile.alloc_fragment {layout = #tile.layout<shape = [32, 8], threads = 32, registers = 8, map = (d0, d1) -> (d0, d1)>} : memref<32x8xf32, #tile.fragment>
+  tile.copy %f to %C : memref<32x8xf32, #tile.fragment> to memref<32x8xf32>
+}
+
+// -----
+
+// Rule 3: fragments touched by one tile.parallel share a layout, and the
+// parallel iterates in it; the gemm's accumulator layout reaches %bias
+// through the loop and %out through the copy.
+// CHECK-LABEL: tile.kernel @parallel_and_copy
+// CHECK: %[[ACC:.+]] = tile.alloc_fragment {layout = [[MMA:#tile.layout<shape = \[32, 32\], threads = 64, registers = 16, map = .*>]]}
+// CHECK: %[[BIAS:.+]] = tile.alloc_fragment {layout = [[MMA]]}
+// CHECK: %[[OUT:.+]] = tile.alloc_fragment {layout = [[MMA]]}
+// CHECK: tile.parallel (%{{.+}}, %{{.+}}) in [32, 32] {
+// CHECK: } {layout = [[MMA]]}
+tile.kernel @parallel_and_copy(%C: memref<32x32xf16>) grid [1] threads [64] {
+  %As = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %bias = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %out = tile.alloc_fragment : memref<32x32xf16, #tile.fragment>
+  tile.clear %bias : memref<32x32xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [32, 32] {
+    %a = memref.load %acc[%i, %j] : memref<32x32xf32, #tile.fragment>
+    %b = memref.load %bias[%i, %j] : memref<32x32xf32, #tile.fragment>
+    %s = arith.addf %a, %b : f32
+    memref.store %s, %acc[%i, %j] : memref<32x32xf32, #tile.fragment>
+  }
+  tile.copy %acc to %out : memref<32x32xf32, #tile.fragment> to memref<32x32xf16, #tile.fragment>
+  tile.copy %out to %C : memref<32x32xf16, #tile.fragment> to memref<32x32xf16>
+}
+
+// -----
+
+// Rule 4: a fragment nothing constrains gets the blocked layout: runs of
+// 16 bytes (4 f32) dealt round-robin to the 32 threads.
+// CHECK-LABEL: tile.kernel @blocked
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [8, 32], threads = 32, registers = 8, map = (d0, d1) -> ((((d1 floordiv 4) * 32 + d0) * 4 + d1 mod 4) floordiv 32, (((d1 floordiv 4) * 32 + d0) * 4 + d1 mod 4) mod 32)>}
+tile.kernel @blocked(%A: memref<8x32xf32>) grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<8x32xf32, #tile.fragment>
+  tile.copy %A to %f : memref<8x32xf32> to memref<8x32xf32, #tile.fragment>
+  tile.copy %f to %A : memref<8x32xf32, #tile.fragment> to memref<8x32xf32>
+}
+
+// -----
+
+// Two gemms asking for different warp grids of one accumulator.
+tile.kernel @conflict() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-note @+1 {{this op fixed the mma accumulator layout with warps [2, 2]}}
+  tile.gemm %As, %Bs, %acc : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{conflicting fragment layouts: this op needs the mma accumulator layout with warps [4, 1] for the fragment at}}
+  tile.gemm %As, %Bs, %acc {warps = array<i64: 4, 1>} : memref<64x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+// An explicit layout and a gemm that needs another, joined by a parallel.
+tile.kernel @conflict_through_parallel() grid [1] threads [32] {
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x16xf32, #tile.fragment>
+  // expected-note @+1 {{this op fixed its explicit layout}}
+  %other = tile.alloc_fragment {layout = #tile.layout<shape = [16, 16], threads = 32, registers = 8, map = (d0, d1) -> (d0 floordiv 2, (d0 mod 2) * 8 + d1)>} : memref<16x16xf32, #tile.fragment>
+  // expected-error @+1 {{conflicting fragment layouts: this op needs the mma accumulator layout with warps [1, 1]}}
+  tile.gemm %As, %Bs, %acc : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [16, 16] {
+    %a = memref.load %acc[%i, %j] : memref<16x16xf32, #tile.fragment>
+    memref.store %a, %other[%i, %j] : memref<16x16xf32, #tile.fragment>
+  }
+}
+
+// -----
+
+tile.kernel @element_outside_parallel() grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : memref<8x32xf32, #tile.fragment>
+  // expected-error @+1 {{'memref.load' op accesses a fragment element outside of a 'tile.parallel' over the fragment's index space at its induction variables}}
+  %v = memref.load %f[%c0, %c0] : memref<8x32xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @parallel_other_indices() grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<8x32xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [8, 32] {
+    // expected-error @+1 {{'memref.load' op accesses a fragment element outside of a 'tile.parallel'}}
+    %v = memref.load %f[%i, %i] : memref<8x32xf32, #tile.fragment>
+  }
+}
+
+// -----
+
+tile.kernel @unsupported_user() grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<8x32xf32, #tile.fragment>
+  // expected-error @+1 {{'memref.subview' op cannot use a fragment: fragments are accessed by tile.copy, tile.fill, tile.clear, tile.gemm, and by loads and stores inside a tile.parallel over their index space}}
+  %v = memref.subview %f[0, 0] [4, 32] [1, 1] : memref<8x32xf32, #tile.fragment> to memref<4x32xf32, strided<[32, 1]>, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @uneven() grid [1] threads [64] {
+  // expected-error @+1 {{'tile.alloc_fragment' op a fragment of 15 elements cannot be spread evenly over the block's 64 threads}}
+  %f = tile.alloc_fragment : memref<3x5xf32, #tile.fragment>
+  tile.clear %f : memref<3x5xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @no_warp_split() grid [1] threads [256] {
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x16xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op no split of the block's 8 warps gives each warp whole 16x8 tiles of the 16x16 accumulator}}
+  tile.gemm %As, %Bs, %acc : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf32, #tile.fragment>
+}

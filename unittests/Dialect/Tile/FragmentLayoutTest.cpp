@@ -1,0 +1,150 @@
+//===- FragmentLayoutTest.cpp - Tests of the fragment layout algebra ------===//
+
+#include "tile/Dialect/Tile/IR/FragmentLayout.h"
+#include "tile/Dialect/Tile/IR/Swizzle.h"
+
+#include "TestUtils.h"
+#include "mlir/AsmParser/AsmParser.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+using FragmentLayoutTest = test::KernelTest;
+
+/// Checks that `layout` holds every element exactly once.
+static void expectBijection(LayoutAttr layout) {
+  std::set<SmallVector<int64_t>> seen;
+  for (int64_t t = 0; t < layout.getThreads(); ++t)
+    for (int64_t r = 0; r < layout.getRegisters(); ++r) {
+      SmallVector<int64_t> c = layout.getCoordinates(t, r);
+      for (auto [coordinate, extent] : llvm::zip(c, layout.getShape())) {
+        EXPECT_GE(coordinate, 0);
+        EXPECT_LT(coordinate, extent);
+      }
+      EXPECT_TRUE(seen.insert(c).second);
+    }
+  EXPECT_EQ(int64_t(seen.size()), layout.getNumElements());
+}
+
+// The m16n8 accumulator layout is the one of the PTX ISA (mma.m16n8k16,
+// fragment C): lane l holds (l/4, 2(l%4)), (l/4, 2(l%4)+1), (l/4+8, 2(l%4)),
+// (l/4+8, 2(l%4)+1) of each 16x8 tile, tiles row-major in the warp's
+// sub-tile, warps row-major over the grid.
+TEST_F(FragmentLayoutTest, MmaAccumulatorLayout) {
+  LayoutAttr layout = getMmaAccumulatorLayout(&context, {64, 32}, 2, 2);
+  ASSERT_TRUE(layout);
+  EXPECT_EQ(layout.getThreads(), 128);
+  // A warp holds 32x16: 2x2 tiles of 4 registers.
+  EXPECT_EQ(layout.getRegisters(), 16);
+  expectBijection(layout);
+  using V = SmallVector<int64_t>;
+  EXPECT_EQ(layout.getCoordinates(0, 0), (V{0, 0}));
+  EXPECT_EQ(layout.getCoordinates(5, 0), (V{1, 2}));
+  EXPECT_EQ(layout.getCoordinates(5, 1), (V{1, 3}));
+  EXPECT_EQ(layout.getCoordinates(5, 2), (V{9, 2}));
+  EXPECT_EQ(layout.getCoordinates(5, 3), (V{9, 3}));
+  // Register 4 starts tile (0, 1) of the warp, 8 tile (1, 0).
+  EXPECT_EQ(layout.getCoordinates(5, 4), (V{1, 10}));
+  EXPECT_EQ(layout.getCoordinates(5, 8), (V{17, 2}));
+  // Warp 1 is to the right of warp 0, warp 2 below it.
+  EXPECT_EQ(layout.getCoordinates(32, 0), (V{0, 16}));
+  EXPECT_EQ(layout.getCoordinates(64, 0), (V{32, 0}));
+  // Pairs of registers are contiguous along a row.
+  EXPECT_EQ(getContiguousRun(layout, 4), 2);
+  // Shapes that are not whole m16n8 tiles per warp have no such layout.
+  EXPECT_FALSE(getMmaAccumulatorLayout(&context, {64, 32}, 8, 1));
+  EXPECT_FALSE(getMmaAccumulatorLayout(&context, {64, 36}, 2, 2));
+}
+
+TEST_F(FragmentLayoutTest, BlockedLayout) {
+  LayoutAttr layout = getBlockedLayout(&context, {16, 64}, 64, 4);
+  ASSERT_TRUE(layout);
+  EXPECT_EQ(layout.getRegisters(), 16);
+  expectBijection(layout);
+  using V = SmallVector<int64_t>;
+  // Runs of 4 dealt to threads in turn: thread 1 starts at column 4, and
+  // its second run comes one round (64 threads x 4 elements) later.
+  EXPECT_EQ(layout.getCoordinates(1, 0), (V{0, 4}));
+  EXPECT_EQ(layout.getCoordinates(1, 3), (V{0, 7}));
+  EXPECT_EQ(layout.getCoordinates(1, 4), (V{4, 4}));
+  EXPECT_EQ(getContiguousRun(layout, 8), 4);
+  EXPECT_EQ(getBlockedRun({16, 64}, 64, Float32Type::get(&context)), 4);
+  EXPECT_EQ(getBlockedRun({16, 64}, 64, Float16Type::get(&context)), 8);
+  EXPECT_EQ(getBlockedRun({3, 5}, 64, Float32Type::get(&context)),
+            std::nullopt);
+  EXPECT_FALSE(getBlockedLayout(&context, {3, 5}, 64, 1));
+}
+
+TEST_F(FragmentLayoutTest, ChooseMmaWarps) {
+  using P = std::optional<std::pair<int64_t, int64_t>>;
+  // 128x128 over 8 warps: 64x32 per warp (2x4) is as square as 32x64; the
+  // first found wins.
+  EXPECT_EQ(chooseMmaWarps(128, 128, 8), (P{{2, 4}}));
+  EXPECT_EQ(chooseMmaWarps(128, 256, 8), (P{{2, 4}}));
+  EXPECT_EQ(chooseMmaWarps(64, 64, 4), (P{{2, 2}}));
+  // 16 rows: all warps along N.
+  EXPECT_EQ(chooseMmaWarps(16, 64, 4), (P{{1, 4}}));
+  EXPECT_EQ(chooseMmaWarps(16, 8, 4), std::nullopt);
+}
+
+TEST_F(FragmentLayoutTest, OwnersAndRendering) {
+  LayoutAttr layout = getMmaAccumulatorLayout(&context, {16, 8}, 1, 1);
+  SmallVector<ElementOwner> owners = getElementOwners(layout);
+  ASSERT_EQ(owners.size(), 128u);
+  // Element (9, 3): lane 4 * 1 + 1 = 5, register 3.
+  EXPECT_EQ(owners[9 * 8 + 3].thread, 5);
+  EXPECT_EQ(owners[9 * 8 + 3].registerIndex, 3);
+  std::string text = renderLayoutText(layout);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "T0:0  T0:1  T1:0  T1:1  T2:0  T2:1  T3:0  T3:1 ");
+  std::string svg = renderLayoutSVG(layout, "a <title>");
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_NE(svg.find("a &lt;title&gt;"), std::string::npos);
+  EXPECT_NE(svg.find(">T31:3<"), std::string::npos);
+}
+
+TEST_F(FragmentLayoutTest, VerifierRejectsNonBijections) {
+  auto parse = [&](StringRef text) { return parseAttribute(text, &context); };
+  // Two threads map to the same element.
+  EXPECT_FALSE(parse("#tile.layout<shape = [4], threads = 4, registers = 1, "
+                     "map = (d0, d1) -> (d0 floordiv 2)>"));
+  // Outside the tile.
+  EXPECT_FALSE(parse("#tile.layout<shape = [4], threads = 4, registers = 1, "
+                     "map = (d0, d1) -> (d0 + 1)>"));
+  EXPECT_TRUE(parse("#tile.layout<shape = [4], threads = 2, registers = 2, "
+                    "map = (d0, d1) -> (d1 * 2 + d0)>"));
+}
+
+// 8 consecutive rows of a swizzled tile, read at one 16-byte chunk (an
+// ldmatrix), fall into 8 different bank groups, for rows of 64 bytes (A
+// tiles, two rows share a 128-byte line) and of 256 bytes (B tiles).
+TEST_F(FragmentLayoutTest, SwizzleSpreadsRowsOverBanks) {
+  Type f16 = Float16Type::get(&context);
+  for (int64_t columns : {32, 128, 64}) {
+    auto type = MemRefType::get({32, columns}, f16);
+    EXPECT_FALSE(whyNotSwizzlable(type));
+    for (int64_t chunk = 0; chunk < columns / 8; ++chunk) {
+      std::set<int64_t> banks;
+      for (int64_t row = 0; row < 8; ++row) {
+        auto [i, j] = getSwizzledPosition(type, row, chunk * 8);
+        EXPECT_EQ(j % 8, 0);
+        banks.insert(((i * columns + j) * 2 / 16) % 8);
+      }
+      EXPECT_EQ(banks.size(), 8u) << columns << " columns, chunk " << chunk;
+    }
+    // A permutation of the tile.
+    std::set<std::pair<int64_t, int64_t>> positions;
+    for (int64_t row = 0; row < 32; ++row)
+      for (int64_t column = 0; column < columns; ++column)
+        positions.insert(getSwizzledPosition(type, row, column));
+    EXPECT_EQ(int64_t(positions.size()), 32 * columns);
+  }
+  EXPECT_TRUE(whyNotSwizzlable(MemRefType::get({4, 12}, f16)));
+  EXPECT_TRUE(whyNotSwizzlable(MemRefType::get({3, 32}, f16)));
+}
+
+} // namespace
