@@ -2,7 +2,8 @@
 """Baselines of the seed workloads, timed the BENCH.md way (triton's do_bench:
 CUDA events, L2 flushed before each repetition, median). Prints one line per
 workload: `baseline <workload> <name> <median_us>`; scripts/bench.sh pairs
-them with tile-run's timings of our kernels.
+them with tile-run's timings of our kernels. `--tensor-cores`: only the
+tensor-core GEMMs.
 """
 import sys
 
@@ -63,6 +64,67 @@ def gemm():
     report("gemm_1024x512x2048", "cublas-ffma", median_us(lambda: A @ B))
 
 
+@triton.jit
+def _matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
+            BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # The Triton tutorial's matmul: grouped block order, tl.dot, f32 acc.
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BLOCK_M)
+    num_n = tl.cdiv(N, BLOCK_N)
+    group = GROUP_M * num_n
+    first_m = (pid // group) * GROUP_M
+    size_m = min(num_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % group) % size_m
+    pid_n = (pid % group) // size_m
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a = a_ptr + rm[:, None] * K + rk[None, :]
+    b = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        acc += tl.dot(tl.load(a), tl.load(b))
+        a += BLOCK_K
+        b += BLOCK_K * N
+    c = c_ptr + rm[:, None] * N + rn[None, :]
+    tl.store(c, acc.to(c_ptr.dtype.element_ty))
+
+
+def triton_matmul(A, B):
+    M, K = A.shape
+    N = B.shape[1]
+    C = torch.empty(M, N, device="cuda", dtype=A.dtype)
+    best = None
+    for bm, bn, bk, warps, stages in ((128, 256, 64, 8, 3), (128, 128, 64, 4, 4),
+                                      (128, 128, 32, 4, 4), (256, 128, 64, 8, 3)):
+        def run(bm=bm, bn=bn, bk=bk, warps=warps, stages=stages):
+            grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+            _matmul[grid](A, B, C, M, N, K, bm, bn, bk, 8,
+                          num_warps=warps, num_stages=stages)
+        try:
+            t = median_us(run)
+        except Exception:  # a config the compiler or the GPU rejects
+            continue
+        if best is None or t < best:
+            best = t
+    return best
+
+
+def gemm_tensor_cores():
+    # f16 / bf16 4096^3 (f32 accumulation) and the seed shape in TF32.
+    for dtype, name in ((torch.float16, "f16"), (torch.bfloat16, "bf16")):
+        A = torch.randn(4096, 4096, device="cuda", dtype=dtype)
+        B = torch.randn(4096, 4096, device="cuda", dtype=dtype)
+        workload = f"gemm_{name}_4096"
+        report(workload, "cublas", median_us(lambda: A @ B))
+        report(workload, "triton-tuned", triton_matmul(A, B))
+    A = torch.rand(1024, 2048, device="cuda")
+    B = torch.rand(2048, 512, device="cuda")
+    torch.backends.cuda.matmul.allow_tf32 = True
+    report("gemm_tf32_1024x512x2048", "cublas-tf32", median_us(lambda: A @ B))
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+
 def conv1d():
     import torch.nn.functional as F
     for m in (16384, 1 << 24):
@@ -92,6 +154,10 @@ def copy():
 
 def main():
     print("device", torch.cuda.get_device_name(), flush=True)
+    if sys.argv[1:] == ["--tensor-cores"]:
+        gemm_tensor_cores()
+        return
+    gemm_tensor_cores()
     copy()
     for n, k in ((1024, 1024), (16384, 16384), (3000, 5120)):
         gemv(n, k)

@@ -47,9 +47,22 @@ ours=(
   "gemm_1024x512x2048|examples/gemm/pipelined.mlir|"
   "gemm_1024x512x2048|examples/gemm/best.mlir|"
   "conv2d_14x14x256_b256_f512|examples/conv2d/conv2d.mlir|--kernel conv2d_tvm --flops 118380036096"
+  "gemm_f16_4096|examples/gemm/mma_sync.mlir|--kernel gemm_f16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --flops 137438953472"
+  "gemm_bf16_4096|examples/gemm/mma_sync.mlir|--kernel gemm_bf16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --flops 137438953472"
+  "gemm_tf32_1024x512x2048|examples/gemm/tf32.mlir|--flops 2147483648"
 )
+# BENCH_ONLY=PATTERN: only the workloads matching it (baselines included).
+if [ -n "${BENCH_ONLY:-}" ]; then
+  selected=()
+  for entry in "${ours[@]}"; do
+    [[ "${entry%%|*}" =~ $BENCH_ONLY ]] && selected+=("$entry")
+  done
+  ours=("${selected[@]}")
+fi
 
-python3 scripts/bench-baselines.py >"$log_dir/baselines.txt" 2>&1
+baseline_args=()
+[[ "${BENCH_ONLY:-}" == gemm_* ]] && baseline_args=(--tensor-cores)
+python3 scripts/bench-baselines.py "${baseline_args[@]}" >"$log_dir/baselines.txt" 2>&1
 declare -A baseline_names baseline_times
 while read -r tag workload name us; do
   [ "$tag" = baseline ] || continue
@@ -61,6 +74,7 @@ printf '%-20s %-36s %10s   %s\n' workload kernel "ours (us)" "baselines (us, rat
 for entry in "${ours[@]}"; do
   IFS='|' read -r workload file args <<<"$entry"
   name="${file#examples/}${args:+ ${args#--kernel }}"
+  name="${name%% --*}"
   json="$log_dir/$(echo "$name" | tr '/ ' '__').json"
   # shellcheck disable=SC2086
   "$tile_run" "$file" $args --bench --json >"$json" 2>"$json.err"

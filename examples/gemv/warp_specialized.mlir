@@ -107,7 +107,7 @@ tile.kernel @gemv_warp_specialized(%A: memref<1024xf16>, %B: memref<1024x1024xf1
 // PTX-DAG: setmaxnreg.inc.sync.aligned.u32 240;
 // PTX-DAG: mbarrier.try_wait.parity.shared.b64
 // PTX-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
-// PTX-DAG: cp.async.mbarrier.arrive.shared.b64
+// PTX-DAG: cp.async.mbarrier.arrive.noinc.shared.b64
 // PTX-DAG: mbarrier.arrive.shared.b64
 // ptxas honours setmaxnreg (it reports "'setmaxnreg' ignored" when the
 // register count at entry is unknown).

@@ -1,8 +1,10 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-lower-warp-specialize))' | FileCheck %s
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-lower-warp-specialize,tile-lower-tile-ops))' | FileCheck %s --check-prefix=ROLES
 
-// Two stages: full[s] = barrier s (producer count), empty[s] = barrier 2 + s
-// (consumer count), initialized by thread 0 before a block barrier; the
+// Two stages: full[s] = barrier s (twice the producer count: each producer
+// thread arrives explicitly and once more when its cp.async copies land,
+// .noinc), empty[s] = barrier 2 + s (consumer count), initialized by
+// thread 0 before a block barrier; the
 // producer waits for empty with the inverted phase, the consumer for full;
 // each arrives on the other's barrier; setmaxnreg in each role, with the
 // register count at entry recorded on the kernel.
@@ -10,7 +12,7 @@
 // CHECK-SAME: tile.max_registers = 168 : i32
 // CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK: scf.if
-// CHECK:   nvgpu.mbarrier.init %[[BARS]][%c0{{.*}}], %c128
+// CHECK:   nvgpu.mbarrier.init %[[BARS]][%c0{{.*}}], %c256
 // CHECK:   nvgpu.mbarrier.init %[[BARS]][%c2{{.*}}], %c256
 // CHECK: tile.barrier
 // CHECK: scf.if
@@ -23,7 +25,7 @@
 // CHECK:     tile.copy {{.*}} {tile.async}
 // CHECK:     %[[ADDR:.+]] = nvgpu.mbarrier.get %[[BARS]][%[[S]]]
 // CHECK:     %[[PTR:.+]] = llvm.inttoptr %[[ADDR]] : i32 to !llvm.ptr<3>
-// CHECK:     nvvm.cp.async.mbarrier.arrive %[[PTR]]
+// CHECK:     nvvm.cp.async.mbarrier.arrive %[[PTR]] {noinc = true}
 // CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[S]]]
 // CHECK: } {tile.role_first = 0 : i64, tile.role_threads = 128 : i64}
 // CHECK: scf.if

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Usage: ptxas-each.sh PTXAS PREFIX
+# Usage: ptxas-each.sh PTXAS PREFIX [ARCH]
 # Assembles PREFIX.ptx, or with several kernels PREFIX.KERNEL.ptx for each
-# (tile-write-ptx writes one file per kernel), for sm_90a. Fails when there
-# is no such file or ptxas rejects one.
+# (tile-write-ptx writes one file per kernel), for ARCH (default sm_90a).
+# Fails when there is no such file or ptxas rejects one.
 set -euo pipefail
 ptxas=$1
 prefix=$2
+arch=${3:-sm_90a}
 shopt -s nullglob
 files=("$prefix".*.ptx)
 if [ -f "$prefix.ptx" ]; then
@@ -16,5 +17,5 @@ if [ ${#files[@]} -eq 0 ]; then
   exit 1
 fi
 for file in "${files[@]}"; do
-  "$ptxas" -arch=sm_90a "$file" -o "${file%.ptx}.cubin"
+  "$ptxas" -arch="$arch" "$file" -o "${file%.ptx}.cubin"
 done

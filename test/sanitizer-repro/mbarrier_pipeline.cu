@@ -83,6 +83,10 @@ enum class Variant {
   // cp.async.mbarrier.arrive.noinc (the CUTLASS form): no pending-count
   // increment, no second, explicit arrive by the same thread in the phase.
   NoInc,
+  // What tile-lower-warp-specialize emits since this reproducer: the .noinc
+  // deferred arrival plus the thread's own explicit arrive (release of its
+  // ordinary stores), full[s] initialized to twice the producer count.
+  NoIncArrive,
 };
 
 struct VariantInfo {
@@ -93,7 +97,7 @@ struct VariantInfo {
 constexpr VariantInfo kVariants[] = {
     {"ours", Variant::Ours},         {"plain", Variant::Plain},
     {"drain", Variant::Drain},       {"selfwait", Variant::SelfWait},
-    {"noinc", Variant::NoInc},
+    {"noinc", Variant::NoInc},       {"noinc_arrive", Variant::NoIncArrive},
 };
 
 //===----------------------------------------------------------------------===//
@@ -189,7 +193,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (t == 0) {
     for (int s = 0; s < kStages; ++s) {
-      mbarrierInit(full(s), kProducers);
+      mbarrierInit(full(s), V == Variant::NoIncArrive ? 2 * kProducers
+                                                      : kProducers);
       mbarrierInit(empty(s), kConsumers);
     }
   }
@@ -233,6 +238,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
       if constexpr (V == Variant::NoInc) {
         cpAsyncMbarrierArriveNoInc(full(s));
+      } else if constexpr (V == Variant::NoIncArrive) {
+        cpAsyncMbarrierArriveNoInc(full(s));
+        mbarrierArrive(full(s));
       } else {
         if constexpr (kCpAsync)
           cpAsyncMbarrierArrive(full(s));
@@ -300,6 +308,8 @@ Kernel kernelFor(Variant variant) {
     return gemvWarpSpecialized<Variant::SelfWait>;
   case Variant::NoInc:
     return gemvWarpSpecialized<Variant::NoInc>;
+  case Variant::NoIncArrive:
+    return gemvWarpSpecialized<Variant::NoIncArrive>;
   }
   return nullptr;
 }

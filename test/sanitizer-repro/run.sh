@@ -42,7 +42,7 @@ if [[ -z $nvcc || -z $sanitizer ]]; then
   exit 2
 fi
 
-all_variants=(ours plain drain selfwait noinc)
+all_variants=(ours plain drain selfwait noinc noinc_arrive)
 if (($# > 0)); then variants=("$@"); else variants=("${all_variants[@]}"); fi
 mkdir -p "$log_dir"
 

@@ -3,13 +3,14 @@
 // Lowers `tile.warp_specialize` to two roles that synchronize through a
 // "full" and an "empty" mbarrier per stage:
 //
-//   thread 0: init full[s] (count: producer threads), empty[s] (consumers)
+//   thread 0: init full[s] (count: producer threads, twice that when they
+//             copy with cp.async), empty[s] (consumers)
 //   barrier                                   the inits are visible
 //   if (t < P): [setmaxnreg.dec]              producer role
 //     for it < N: s = it % S, phase = (it / S) % 2
 //       wait empty[s] for parity !phase       (passes at once in round 0)
 //       producer body (iteration, stage s), its copies from global into the
-//       buffers made cp.async; [cp.async.mbarrier.arrive full[s]];
+//       buffers made cp.async; [cp.async.mbarrier.arrive.noinc full[s]];
 //       arrive full[s]
 //   if (t >= P): [setmaxnreg.inc]             consumer role
 //     for it < N: wait full[s] for parity phase
@@ -54,7 +55,7 @@ using namespace mlir::tile;
 /// `buffer`, and the extent of the access along it, or nullopt when the op
 /// is not a form whose slice is known.
 static std::optional<std::pair<Value, int64_t>> getStageIndex(Operation *op,
-                                                               Value buffer) {
+                                                              Value buffer) {
   auto first = [](ValueRange indices) -> Value {
     return indices.empty() ? Value() : indices.front();
   };
@@ -69,13 +70,13 @@ static std::optional<std::pair<Value, int64_t>> getStageIndex(Operation *op,
                : 1;
   };
   if (auto load = dyn_cast<vector::LoadOp>(op))
-    return std::make_pair(first(load.getIndices()),
-                          vectorExtent(load.getVectorType(),
-                                       load.getMemRefType()));
+    return std::make_pair(
+        first(load.getIndices()),
+        vectorExtent(load.getVectorType(), load.getMemRefType()));
   if (auto store = dyn_cast<vector::StoreOp>(op))
-    return std::make_pair(first(store.getIndices()),
-                          vectorExtent(store.getVectorType(),
-                                       store.getMemRefType()));
+    return std::make_pair(
+        first(store.getIndices()),
+        vectorExtent(store.getVectorType(), store.getMemRefType()));
   if (auto copy = dyn_cast<CopyOp>(op)) {
     ValueRange indices = copy.getTarget() == buffer ? copy.getTargetIndices()
                                                     : copy.getSourceIndices();
@@ -147,19 +148,17 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
   return success();
 }
 
-/// Marks the producer's copies from global memory into the pipeline buffers
-/// asynchronous (`tile.async`: cp.async after vectorization): `tile.copy`
-/// ops, and stores in `tile.vectorized` loops of a value just loaded from
-/// global memory. Returns true when there is one.
-static bool markAsyncCopies(Operation *root, ValueRange buffers) {
-  bool marked = false;
+/// Calls `fn` on each of the producer's copies from global memory into the
+/// pipeline buffers under `root`: `tile.copy` ops, and stores in
+/// `tile.vectorized` loops of a value just loaded from global memory. They
+/// become asynchronous (cp.async after vectorization).
+static void forEachAsyncCopy(Operation *root, ValueRange buffers,
+                             function_ref<void(Operation *)> fn) {
   root->walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
       if (llvm::is_contained(buffers, copy.getTarget()) &&
-          isGlobalBuffer(copy.getSource())) {
-        copy->setAttr("tile.async", UnitAttr::get(op->getContext()));
-        marked = true;
-      }
+          isGlobalBuffer(copy.getSource()))
+        fn(copy);
       return;
     }
     auto store = dyn_cast<memref::StoreOp>(op);
@@ -167,30 +166,34 @@ static bool markAsyncCopies(Operation *root, ValueRange buffers) {
         !isa<VectorizedOp>(store->getParentOp()))
       return;
     auto load = store.getValueToStore().getDefiningOp<memref::LoadOp>();
-    if (load && isGlobalBuffer(load.getMemref())) {
-      store->setAttr("tile.async", UnitAttr::get(op->getContext()));
-      marked = true;
-    }
+    if (load && isGlobalBuffer(load.getMemref()))
+      fn(store);
   });
-  return marked;
+}
+
+/// True when the producer of `op` issues asynchronous copies.
+static bool hasAsyncCopies(WarpSpecializeOp op) {
+  bool found = false;
+  for (Operation &nested : op.getProducer().front())
+    forEachAsyncCopy(&nested, op.getBuffers(),
+                     [&](Operation *) { found = true; });
+  return found;
 }
 
 /// Emits one role: `if (first <= t < first + count) { for it < N { ... } }`.
 static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
-                      Region &region, Value linear, Value count,
-                      Value barriers, int64_t first, int64_t threads,
+                      Region &region, Value linear, Value count, Value barriers,
+                      int64_t first, int64_t threads,
                       std::optional<int64_t> regs, bool producer) {
   int64_t stages = op.getStages();
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  Value inRole = producer
-                     ? arith::CmpIOp::create(builder, loc,
-                                             arith::CmpIPredicate::ult, linear,
-                                             constant(first + threads))
-                     : arith::CmpIOp::create(builder, loc,
-                                             arith::CmpIPredicate::uge,
-                                             linear, constant(first));
+  Value inRole =
+      producer ? arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       linear, constant(first + threads))
+               : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
+                                       linear, constant(first));
   auto branch = scf::IfOp::create(builder, loc, inRole,
                                   /*withElseRegion=*/false);
   branch->setAttr(kRoleFirstAttr, builder.getI64IntegerAttr(first));
@@ -198,18 +201,18 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(branch.thenBlock()->getTerminator());
   if (regs)
-    NVVM::SetMaxRegisterOp::create(
-        builder, loc, static_cast<uint32_t>(*regs),
-        producer ? NVVM::SetMaxRegisterAction::decrease
-                 : NVVM::SetMaxRegisterAction::increase);
+    NVVM::SetMaxRegisterOp::create(builder, loc, static_cast<uint32_t>(*regs),
+                                   producer
+                                       ? NVVM::SetMaxRegisterAction::decrease
+                                       : NVVM::SetMaxRegisterAction::increase);
 
   auto loop = scf::ForOp::create(builder, loc, constant(0), count, constant(1));
   builder.setInsertionPoint(loop.getBody()->getTerminator());
   Value iteration = loop.getInductionVar();
-  Value stage = arith::RemUIOp::create(builder, loc, iteration,
-                                       constant(stages));
-  Value round = arith::DivUIOp::create(builder, loc, iteration,
-                                       constant(stages));
+  Value stage =
+      arith::RemUIOp::create(builder, loc, iteration, constant(stages));
+  Value round =
+      arith::DivUIOp::create(builder, loc, iteration, constant(stages));
   Value phase = arith::TruncIOp::create(
       builder, loc, builder.getI1Type(),
       arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(), round));
@@ -224,8 +227,8 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
     nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, notPhase,
                                            ticks, empty);
   } else {
-    nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, phase,
-                                           ticks, full);
+    nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, phase, ticks,
+                                           full);
   }
   IRMapping mapping;
   Value value = arith::AddIOp::create(
@@ -233,16 +236,21 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
       arith::MulIOp::create(builder, loc, iteration, op.getStep()));
   mapping.map(region.getArgument(0), value);
   mapping.map(region.getArgument(1), stage);
-  bool asyncCopies = false;
   for (Operation &nested : region.front().without_terminator()) {
     Operation *clone = builder.clone(nested, mapping);
     if (producer)
-      asyncCopies |= markAsyncCopies(clone, op.getBuffers());
+      forEachAsyncCopy(clone, op.getBuffers(), [&](Operation *copy) {
+        copy->setAttr("tile.async", UnitAttr::get(op.getContext()));
+      });
   }
-  if (asyncCopies) {
+  if (producer && hasAsyncCopies(op)) {
     // The stage is full when this thread's cp.async copies have landed as
-    // well: an arrive triggered by their completion (without .noinc it
-    // raises the pending count first, so the count stays one per thread).
+    // well: an arrival triggered by their completion. With .noinc it is one
+    // of the arrivals full[s] counts (two per producer thread: this one and
+    // the explicit arrive below, which releases the thread's ordinary
+    // stores). Without .noinc, compute-sanitizer 2025.3's synccheck reports
+    // "Missing wait" on every such arrive, a false report its 2025.4 notes
+    // fix (test/sanitizer-repro/README.md); CUTLASS uses .noinc too.
     Value address = nvgpu::MBarrierGetOp::create(
         builder, loc, builder.getI32Type(), barriers, full);
     Value pointer = LLVM::IntToPtrOp::create(
@@ -251,7 +259,7 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
                                    /*addressSpace=*/3),
         address);
     NVVM::CpAsyncMBarrierArriveOp::create(builder, loc, pointer,
-                                          /*noinc=*/IntegerAttr());
+                                          /*noinc=*/true);
   }
   nvgpu::MBarrierArriveOp::create(builder, loc, barriers,
                                   producer ? full : empty);
@@ -272,6 +280,9 @@ static void lower(WarpSpecializeOp op) {
       2 * stages);
   Value barriers = nvgpu::MBarrierCreateOp::create(builder, loc, groupType);
   Value linear = buildLinearThreadId(builder, loc, kernel);
+  // full[s] counts each producer thread's explicit arrive, and its cp.async
+  // completion arrive when it copies asynchronously.
+  int64_t fullCount = op.getProducerThreads() * (hasAsyncCopies(op) ? 2 : 1);
   {
     Value isFirst = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, linear, constant(0));
@@ -280,9 +291,9 @@ static void lower(WarpSpecializeOp op) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(init.thenBlock()->getTerminator());
     for (int64_t stage = 0; stage < stages; ++stage) {
-      nvgpu::MBarrierInitOp::create(builder, loc, barriers,
-                                    constant(op.getProducerThreads()),
-                                    constant(stage), /*predicate=*/Value());
+      nvgpu::MBarrierInitOp::create(builder, loc, barriers, constant(fullCount),
+                                    constant(stage),
+                                    /*predicate=*/Value());
       nvgpu::MBarrierInitOp::create(builder, loc, barriers,
                                     constant(op.getConsumerThreads()),
                                     constant(stages + stage),
@@ -329,8 +340,8 @@ struct TileLowerWarpSpecialize
       if (!op.getProducerRegs() && !op.getConsumerRegs())
         continue;
       int64_t registers =
-          std::min<int64_t>(255, kRegistersPerSM / kernel.getNumThreads()) /
-          8 * 8;
+          std::min<int64_t>(255, kRegistersPerSM / kernel.getNumThreads()) / 8 *
+          8;
       if (entry)
         registers = std::min(registers, *entry);
       if (std::optional<int64_t> consumer = op.getConsumerRegs())
@@ -370,16 +381,16 @@ struct TileLowerWarpSpecialize
         if (wanted > pool) {
           op.emitError("the roles' registers (")
               << op.getProducerThreads() << " x " << producer << " + "
-              << op.getConsumerThreads() << " x " << consumer << " = "
-              << wanted << ") exceed the block's " << pool << " ("
+              << op.getConsumerThreads() << " x " << consumer << " = " << wanted
+              << ") exceed the block's " << pool << " ("
               << kernel.getNumThreads() << " threads x " << *entry
               << " at entry): setmaxnreg.inc would wait forever";
           return signalPassFailure();
         }
       }
-      kernel->setAttr(kMaxRegistersAttr,
-                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                       *entry));
+      kernel->setAttr(
+          kMaxRegistersAttr,
+          IntegerAttr::get(IntegerType::get(&getContext(), 32), *entry));
     }
     for (WarpSpecializeOp op : ops)
       lower(op);

@@ -144,7 +144,9 @@ def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> 
            "or scalar">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];

@@ -1,0 +1,67 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-apply-swizzles,cse))' | FileCheck %s
+
+// Rows of 256 bytes (128 f16): the 16-byte chunk moves within its row,
+// column xor ((row mod 8) * 8); the row stays. Every access kind is
+// rewritten: scalar and vector loads and stores, ldmatrix, cp.async.
+// (cse merges the four identical index computations.)
+// CHECK-LABEL: tile.kernel @wide_rows
+// CHECK: %[[BUF:.+]] = tile.alloc_shared
+// CHECK: %[[C8:.+]] = arith.constant 8 : index
+// CHECK: %[[R:.+]] = arith.remui %[[I:.+]], %[[C8]]
+// CHECK: %[[X:.+]] = arith.muli %[[R]], %[[C8]]
+// CHECK: %[[J:.+]] = arith.xori %[[COL:.+]], %[[X]]
+// CHECK: memref.load %[[BUF]][%[[I]], %[[J]]]
+// CHECK: vector.store %{{.+}}, %[[BUF]][%[[I]], %[[J]]]
+// CHECK: nvgpu.ldmatrix %[[BUF]][%[[I]], %[[J]]]
+// CHECK: nvgpu.device_async_copy %{{.+}}[%[[I]], %[[COL]]], %[[BUF]][%[[I]], %[[J]]]
+tile.kernel @wide_rows(%A: memref<64x128xf16>, %i: index, %j: index) grid [1] threads [32] {
+  %s = tile.alloc_shared {swizzle = 128} : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %v = memref.load %s[%i, %j] : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %w = vector.broadcast %v : f16 to vector<8xf16>
+  vector.store %w, %s[%i, %j] : memref<64x128xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+  %m = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false} : memref<64x128xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+  %e = vector.extract %m[0, 0] : f16 from vector<4x2xf16>
+  memref.store %e, %A[%i, %j] : memref<64x128xf16>
+  %t = nvgpu.device_async_copy %A[%i, %j], %s[%i, %j], 8 : memref<64x128xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// Rows of 64 bytes (32 f16): two rows share a 128-byte line, so the chunk
+// index is taken over the line (linear index xor ((row / 2) mod 8) * 8),
+// which may move an element to the other row of its line.
+// CHECK-LABEL: tile.kernel @narrow_rows
+// CHECK: %[[C2:.+]] = arith.constant 2 : index
+// CHECK: %[[LINE:.+]] = arith.divui %[[I:.+]], %[[C2]]
+// CHECK: %[[C8:.+]] = arith.constant 8 : index
+// CHECK: %[[R:.+]] = arith.remui %[[LINE]], %[[C8]]
+// CHECK: %[[X:.+]] = arith.muli %[[R]], %[[C8]]
+// CHECK: %[[C32:.+]] = arith.constant 32 : index
+// CHECK: %[[ROWSTART:.+]] = arith.muli %[[I]], %[[C32]]
+// CHECK: %[[LIN:.+]] = arith.addi %[[ROWSTART]], %[[J:.+]]
+// CHECK: %[[SW:.+]] = arith.xori %[[LIN]], %[[X]]
+// CHECK: %[[I2:.+]] = arith.divui %[[SW]], %[[C32]]
+// CHECK: %[[J2:.+]] = arith.remui %[[SW]], %[[C32]]
+// CHECK: memref.store %{{.+}}, %{{.+}}[%[[I2]], %[[J2]]]
+tile.kernel @narrow_rows(%i: index, %j: index, %x: f16) grid [1] threads [32] {
+  %s = tile.alloc_shared {swizzle = 128} : memref<64x32xf16, #gpu.address_space<workgroup>>
+  memref.store %x, %s[%i, %j] : memref<64x32xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A buffer without swizzle is left alone.
+// CHECK-LABEL: tile.kernel @plain
+// CHECK-NOT: arith.xori
+tile.kernel @plain(%i: index, %j: index, %x: f16) grid [1] threads [32] {
+  %s = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  memref.store %x, %s[%i, %j] : memref<64x32xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @view(%i: index) grid [1] threads [32] {
+  %s = tile.alloc_shared {swizzle = 128} : memref<64x32xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'memref.subview' uses a swizzled shared buffer in a way whose addresses cannot be swizzled (only loads, stores, vector loads and stores, cp.async and ldmatrix of the buffer itself can); give the buffer swizzle = 0}}
+  %v = memref.subview %s[0, 0] [32, 32] [1, 1] : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<32x32xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
+}

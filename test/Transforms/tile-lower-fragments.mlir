@@ -1,0 +1,109 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-fragments,canonicalize,cse))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-fragments{gemm-lowering=scalar},canonicalize,cse))' | FileCheck %s --check-prefix=SCALAR
+
+// One warp, one m16n8k16 tile. The accumulator becomes the thread's 4
+// registers (2 runs of 2 contiguous columns); A comes by ldmatrix.x4, B
+// (16x8, stored KxN) by ldmatrix.x2.trans, one nvvm.mma.sync from zero
+// (clear); the f32 registers are rounded to f16 and each run of 2 is copied
+// to its row g and g + 8 of C, columns 2 (lane mod 4).
+// CHECK-LABEL: tile.kernel @one_mma
+// CHECK: %[[TX:.+]] = tile.thread_id x
+// CHECK: %[[ACC:.+]] = tile.alloc_local : memref<2x2xf32>
+// CHECK: %[[OUT:.+]] = tile.alloc_local : memref<2x2xf16>
+// CHECK: %[[A:.+]] = nvgpu.ldmatrix %{{.+}}[%{{.+}}, %{{.+}}] {numTiles = 4 : i32, transpose = false} : memref<16x16xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: %[[B:.+]] = nvgpu.ldmatrix %{{.+}}[%{{.+}}, %{{.+}}] {numTiles = 2 : i32, transpose = true} : memref<16x8xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK: %[[D:.+]] = nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[%cst, %cst, %cst, %cst]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+// CHECK-COUNT-4: llvm.extractvalue %[[D]]
+// CHECK: arith.truncf
+// CHECK: %[[ROW:.+]] = affine.apply #{{.+}}()[%[[TX]]]
+// CHECK: %[[COL:.+]] = affine.apply #{{.+}}()[%[[TX]]]
+// CHECK: tile.copy %[[OUT]][%c0, %c0] to %{{.+}}[%[[ROW]], %[[COL]]] shape [1, 2] : memref<2x2xf16> to memref<16x8xf16>
+// CHECK: %[[ROW8:.+]] = affine.apply #{{.+}}()[%[[TX]]]
+// CHECK: tile.copy %[[OUT]][%c1, %c0] to %{{.+}}[%[[ROW8]], %[[COL]]] shape [1, 2] : memref<2x2xf16> to memref<16x8xf16>
+// CHECK-NOT: tile.alloc_fragment
+// The scalar lowering: per register, an FMA loop over K reading A and B
+// from shared memory, at the register's coordinates.
+// SCALAR-LABEL: tile.kernel @one_mma
+// SCALAR-NOT: nvvm.mma.sync
+// SCALAR-COUNT-4: scf.for %{{.+}} = %c0 to %c16 step %c1 iter_args
+// SCALAR-NOT: scf.for
+tile.kernel @one_mma(%C: memref<16x8xf16>) grid [1] threads [32] {
+  %As = tile.alloc_shared {swizzle = 0} : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared {swizzle = 0} : memref<16x8xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x8xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>>, memref<16x8xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<16x8xf32, #tile.fragment> to memref<16x8xf16>
+}
+
+// -----
+
+// Transposed operands swap ldmatrix's .trans: A stored KxM is read with it,
+// B stored NxK without; two n8 tiles of B come from one ldmatrix.x4.
+// bf16 registers go to mma.sync as i32.
+// CHECK-LABEL: tile.kernel @transposed_bf16
+// SCALAR-LABEL: tile.kernel @transposed_bf16
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<16x16xbf16
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<16x16xbf16
+// CHECK: vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
+// CHECK-COUNT-2: nvvm.mma.sync {{.*}} (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+tile.kernel @transposed_bf16(%C: memref<16x16xf32>) grid [1] threads [32] {
+  %At = tile.alloc_shared : memref<16x16xbf16, #gpu.address_space<workgroup>>
+  %Bt = tile.alloc_shared : memref<16x16xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x16xf32, #tile.fragment>
+  tile.gemm %At, %Bt, %acc {clear, transpose_a, transpose_b} : memref<16x16xbf16, #gpu.address_space<workgroup>>, memref<16x16xbf16, #gpu.address_space<workgroup>>, memref<16x16xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<16x16xf32, #tile.fragment> to memref<16x16xf32>
+}
+
+// -----
+
+// tf32: operands read with ordinary shared loads (ldmatrix moves 16-bit
+// elements), rounded to tf32 (add 0x1000, clear the 13 low bits), m16n8k8.
+// CHECK-LABEL: tile.kernel @tf32
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK-DAG: %[[HALF:.+]] = arith.constant 4096 : i32
+// CHECK-DAG: %[[MASK:.+]] = arith.constant -8192 : i32
+// CHECK: memref.load {{.*}} : memref<16x8xf32, #gpu.address_space<workgroup>>
+// CHECK: arith.addi %{{.+}}, %[[HALF]] : i32
+// CHECK: arith.andi %{{.+}}, %[[MASK]] : i32
+// CHECK: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>
+tile.kernel @tf32(%C: memref<16x8xf32>) grid [1] threads [32] {
+  %As = tile.alloc_shared : memref<16x8xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<8x8xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x8xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x8xf32, #gpu.address_space<workgroup>>, memref<16x8xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<16x8xf32, #tile.fragment> to memref<16x8xf32>
+}
+
+// -----
+
+// tile.parallel over a fragment: one copy of the body per register (here a
+// blocked 8x32 fragment over 32 threads: 8 registers), at the register's
+// coordinates; the fragment accesses become register accesses; fill and
+// clear write every register.
+// CHECK-LABEL: tile.kernel @parallel_scale
+// CHECK: %[[F:.+]] = tile.alloc_local : memref<2x4xf32>
+// CHECK: tile.copy %{{.+}}[%{{.+}}, %{{.+}}] to %[[F]][%c0, %c0] shape [1, 4]
+// CHECK: tile.copy %{{.+}}[%{{.+}}, %{{.+}}] to %[[F]][%c1, %c0] shape [1, 4]
+// CHECK-COUNT-8: arith.mulf
+// CHECK-NOT: tile.parallel
+tile.kernel @parallel_scale(%A: memref<8x32xf32>, %s: f32) grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<8x32xf32, #tile.fragment>
+  tile.copy %A to %f : memref<8x32xf32> to memref<8x32xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [8, 32] {
+    %v = memref.load %f[%i, %j] : memref<8x32xf32, #tile.fragment>
+    %w = arith.mulf %v, %s : f32
+    memref.store %w, %f[%i, %j] : memref<8x32xf32, #tile.fragment>
+  }
+  tile.copy %f to %A : memref<8x32xf32, #tile.fragment> to memref<8x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @fill
+// CHECK: %[[F:.+]] = tile.alloc_local : memref<2x4xf32>
+// CHECK: tile.fill %[[F]], %{{.+}} : memref<2x4xf32>
+tile.kernel @fill(%A: memref<8x32xf32>, %x: f32) grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<8x32xf32, #tile.fragment>
+  tile.fill %f, %x : memref<8x32xf32, #tile.fragment>
+  tile.copy %f to %A : memref<8x32xf32, #tile.fragment> to memref<8x32xf32>
+}
