@@ -99,6 +99,11 @@ tile.kernel @gemv_warp_specialized(%A: memref<1024xf16>, %B: memref<1024x1024xf1
 
 // The lowered kernel: the register count at entry, mbarriers initialized by
 // thread 0, each role waiting and arriving on them, setmaxnreg in each role.
+// The stage buffers (70 KB) are dynamic shared memory: an extern symbol, so
+// that it starts after the static mbarriers. (As a demoted one-byte static
+// variable, which convert-gpu-to-nvvm's internal global became, ptxas put it
+// before them and the stage buffers overlapped the mbarriers.)
+// PTX: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
 // PTX-LABEL: .entry gemv_warp_specialized(
 // PTX: .maxnreg 240
 // PTX: mbarrier.init.shared.b64

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Threading.h"
 
@@ -58,6 +59,27 @@ serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options) {
   return objects;
 }
 
+/// Makes the module's dynamic shared memory (`gpu.dynamic_shared_memory`
+/// lowers to a zero-length `llvm.mlir.global` in address space 3) an
+/// external symbol. convert-gpu-to-nvvm gives it internal linkage, and the
+/// NVPTX backend then "demotes" it to a one-byte static `.shared` variable,
+/// which ptxas may place before the kernel's other static shared memory
+/// (mbarriers, reduction scratch): the dynamic buffers then overlapped them
+/// (racecheck saw cp.async into a stage buffer hit the mbarriers of
+/// examples/gemv/warp_specialized.mlir). As `.extern .shared ... []` it
+/// starts after all static shared memory, as CUDA's `extern __shared__`.
+static void externalizeDynamicSharedMemory(gpu::GPUModuleOp module) {
+  module.walk([](LLVM::GlobalOp global) {
+    auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+    if (global.getAddrSpace() == 3 && array && array.getNumElements() == 0 &&
+        !global.getInitializerRegion().getBlocks().size() &&
+        !global.getValueAttr()) {
+      global.setLinkage(LLVM::Linkage::External);
+      global.setDsoLocal(true);
+    }
+  });
+}
+
 struct TileSerializeToPTX
     : tile::impl::TileSerializeToPTXBase<TileSerializeToPTX> {
   using Base::Base;
@@ -66,6 +88,8 @@ struct TileSerializeToPTX
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp gpuModule : gpuModules)
+      externalizeDynamicSharedMemory(gpuModule);
     gpu::TargetOptions options(toolkitPath, /*librariesToLink=*/{},
                                /*cmdOptions=*/"", /*elfSection=*/"",
                                gpu::CompilationTarget::Assembly);
