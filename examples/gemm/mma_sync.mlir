@@ -21,10 +21,10 @@
 // reads them) and mma.sync m16n8k16; the accumulator is a fragment in the
 // mma layout, and the final copy converts it to the output type, bounds
 // handled.
-// H200, 2026-11-25, 4096^3 f16: 468 us, 294 TFLOP/s (cuBLAS 179 us, Triton
-// 219 us in the same call: 0.38x and 0.47x). Tile shapes measured in that
-// call (docs/benchmarks.md): 8 warps of 64x32 240 TFLOP/s, 128x256 with 8
-// warps 288, K tiles of 64 slower (227), no swizzle 103.
+// H200, 2026-11-25, 4096^3: f16 464.8 us, 296 TFLOP/s (cuBLAS 179.6 us,
+// Triton 217.6 us in the same call: 0.39x and 0.47x); bf16 463.8 us.
+// Other tile shapes (docs/benchmarks.md): 8 warps of 64x32 240 TFLOP/s,
+// 128x256 with 8 warps 288, K tiles of 64 slower, no swizzle 103.
 
 // CHECK-LABEL: tile.kernel @gemm_f16
 tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
