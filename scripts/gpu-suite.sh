@@ -7,6 +7,9 @@
 #
 # Usage: bash scripts/gpu-suite.sh [TILE_RUN]   (default: dist/gpu/tile-run,
 #        unpacked from dist/gpu/tile-run.xz when needed)
+# SUITE_FILES="examples/a.mlir ...": only those files' runs, without the
+# broken kernels and the copy benchmark (a quick check within a session's
+# GPU time).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/tile-run-path.sh
@@ -55,6 +58,16 @@ run_file() {
   done
 }
 
+if [ -n "${SUITE_FILES:-}" ]; then
+  for file in $SUITE_FILES; do
+    run_file "$file"
+  done
+  printf '%-34s %-6s %s\n' "test" "result" "detail"
+  printf '%s\n' "${rows[@]}"
+  echo "suite: $(( ${#rows[@]} - failures )) passed, $failures failed"
+  [ $failures -eq 0 ]
+  exit
+fi
 for file in examples/*/*.mlir; do
   grep -q 'reference = @' "$file" || continue
   run_file "$file"
