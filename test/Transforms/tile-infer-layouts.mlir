@@ -144,3 +144,20 @@ tile.kernel @no_warp_split() grid [1] threads [256] {
   // expected-error @+1 {{'tile.gemm' op no split of the block's 8 warps gives each warp whole 16x8 tiles of the 16x16 accumulator}}
   tile.gemm %As, %Bs, %acc : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf32, #tile.fragment>
 }
+
+// -----
+
+tile.kernel @fragment_in_role(%A: memref<8x128xf16>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %buf = tile.alloc_shared : memref<2x8x128xf16, #gpu.address_space<workgroup>>
+  %f = tile.alloc_fragment : memref<8x128xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %c2 step %c1 stages 2
+      buffers(%buf : memref<2x8x128xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+    // expected-error @+1 {{'tile.clear' op uses a fragment inside a 'tile.warp_specialize' role: a fragment's layout spreads it over every thread of the block, and a role has only some of them (not supported yet)}}
+    tile.clear %f : memref<8x128xf32, #tile.fragment>
+  }
+}

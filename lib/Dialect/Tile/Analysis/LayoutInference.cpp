@@ -159,6 +159,12 @@ private:
     Value fragment = alloc.getResult();
     for (OpOperand &use : fragment.getUses()) {
       Operation *user = use.getOwner();
+      // A role runs on part of the block; a fragment spans all of it.
+      if (user->getParentOfType<WarpSpecializeOp>())
+        return user->emitOpError(
+            "uses a fragment inside a 'tile.warp_specialize' role: a "
+            "fragment's layout spreads it over every thread of the block, "
+            "and a role has only some of them (not supported yet)");
       if (auto gemm = dyn_cast<GemmOp>(user)) {
         if (use.getOperandNumber() != 2)
           return gemm.emitOpError("takes its A and B operands from shared "
