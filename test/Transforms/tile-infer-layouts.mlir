@@ -161,3 +161,18 @@ tile.kernel @fragment_in_role(%A: memref<8x128xf16>) grid [1] threads [256] {
     tile.clear %f : memref<8x128xf32, #tile.fragment>
   }
 }
+
+// -----
+
+// Rule 5 only swizzles buffers whose every use is an access the swizzle
+// rewrite knows: this one is also read through a view, so it stays plain.
+// CHECK-LABEL: tile.kernel @viewed_operand
+// CHECK: tile.alloc_shared : memref<16x16xf16
+tile.kernel @viewed_operand(%C: memref<8x16xf16>) grid [1] threads [32] {
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x8xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x8xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>>, memref<16x8xf32, #tile.fragment>
+  %v = memref.subview %As[0, 0] [8, 16] [1, 1] : memref<16x16xf16, #gpu.address_space<workgroup>> to memref<8x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>>
+  tile.copy %v to %C : memref<8x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>> to memref<8x16xf16>
+}

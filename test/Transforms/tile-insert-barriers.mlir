@@ -728,3 +728,28 @@ tile.kernel @pinned_not_injective(%out: memref<64xf32>) grid [1] threads [8, 8, 
     }
   }
 }
+
+// -----
+
+// A tile.parallel over a fragment runs iteration (i, j) on the element's
+// owner (its layout), not where a plain tile.parallel of the same extents
+// runs it: the same indices do not mean the same thread, so the shared
+// tile written by one and read by the other needs a barrier.
+// CHECK-LABEL: tile.kernel @fragment_parallel_then_parallel
+// CHECK: tile.parallel
+// CHECK: } {layout =
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.parallel
+tile.kernel @fragment_parallel_then_parallel(%C: memref<16x8xf32>) grid [1] threads [32] {
+  %Cs = tile.alloc_shared : memref<16x8xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment {layout = #tile.layout<shape = [16, 8], threads = 32, registers = 4, map = (d0, d1) -> ((d0 mod 32) floordiv 4 + ((d1 mod 4) floordiv 2) * 8, (d0 mod 4) * 2 + d1 mod 2)>} : memref<16x8xf32, #tile.fragment>
+  tile.clear %acc : memref<16x8xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [16, 8] {
+    %v = memref.load %acc[%i, %j] : memref<16x8xf32, #tile.fragment>
+    memref.store %v, %Cs[%i, %j] : memref<16x8xf32, #gpu.address_space<workgroup>>
+  } {layout = #tile.layout<shape = [16, 8], threads = 32, registers = 4, map = (d0, d1) -> ((d0 mod 32) floordiv 4 + ((d1 mod 4) floordiv 2) * 8, (d0 mod 4) * 2 + d1 mod 2)>}
+  tile.parallel (%i, %j) in [16, 8] {
+    %v = memref.load %Cs[%i, %j] : memref<16x8xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %C[%i, %j] : memref<16x8xf32>
+  }
+}

@@ -65,6 +65,9 @@ tile.kernel @transposed_bf16(%C: memref<16x16xf32>) grid [1] threads [32] {
 // CHECK: memref.load {{.*}} : memref<16x8xf32, #gpu.address_space<workgroup>>
 // CHECK: arith.addi %{{.+}}, %[[HALF]] : i32
 // CHECK: arith.andi %{{.+}}, %[[MASK]] : i32
+// A NaN stays a NaN (the rounding carry would make it finite).
+// CHECK: arith.cmpf uno
+// CHECK: arith.select
 // CHECK: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>
 tile.kernel @tf32(%C: memref<16x8xf32>) grid [1] threads [32] {
   %As = tile.alloc_shared : memref<16x8xf32, #gpu.address_space<workgroup>>
@@ -106,4 +109,17 @@ tile.kernel @fill(%A: memref<8x32xf32>, %x: f32) grid [1] threads [32] {
   %f = tile.alloc_fragment : memref<8x32xf32, #tile.fragment>
   tile.fill %f, %x : memref<8x32xf32, #tile.fragment>
   tile.copy %f to %A : memref<8x32xf32, #tile.fragment> to memref<8x32xf32>
+}
+
+// -----
+
+// f16 and bf16 have one width: a fragment of one copied to memory of the
+// other converts through f32.
+// CHECK-LABEL: tile.kernel @f16_to_bf16
+// CHECK: %[[X:.+]] = arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.truncf %[[X]] : f32 to bf16
+tile.kernel @f16_to_bf16(%A: memref<8x32xf16>, %B: memref<8x32xbf16>) grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<8x32xf16, #tile.fragment>
+  tile.copy %A to %f : memref<8x32xf16> to memref<8x32xf16, #tile.fragment>
+  tile.copy %f to %B : memref<8x32xf16, #tile.fragment> to memref<8x32xbf16>
 }

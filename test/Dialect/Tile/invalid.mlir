@@ -929,3 +929,65 @@ tile.kernel @copy_fragment_convert_int(%A: memref<32xi32>) grid [1] threads [32]
   // expected-error @+1 {{'tile.copy' op source element type 'i32' and target element type 'f32' differ; tile.copy converts only between float types, with a fragment on one side}}
   tile.copy %A to %f : memref<32xi32> to memref<32xf32, #tile.fragment>
 }
+
+// -----
+
+tile.kernel @fragment_zero_extent() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_fragment' op a fragment needs positive extents, got 'memref<0x16xf32, #tile.fragment>'}}
+  %f = tile.alloc_fragment : memref<0x16xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @fragment_too_large() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_fragment' op a fragment of 16384 elements gives each of the 32 threads 512 registers, more than 256: split the tile}}
+  %f = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @swizzle_empty() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.alloc_shared' op cannot swizzle 'memref<64x0xf16, #gpu.address_space<workgroup>>': a swizzled buffer is not empty}}
+  %s = tile.alloc_shared {swizzle = 128} : memref<64x0xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @gemm_zero_k() grid [1] threads [32] {
+  %As = tile.alloc_shared : memref<16x0xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<0x8xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x8xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op M, N and K must be positive, got 16, 8 and 0}}
+  tile.gemm %As, %Bs, %acc : memref<16x0xf16, #gpu.address_space<workgroup>>, memref<0x8xf16, #gpu.address_space<workgroup>>, memref<16x8xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @parallel_layout_shape() grid [1] threads [2] {
+  // expected-error @+1 {{'tile.parallel' op layout shape [4] differs from the iteration space [8]}}
+  tile.parallel (%i) in [8] {
+  } {layout = #tile.layout<shape = [4], threads = 2, registers = 2, map = (d0, d1) -> (d1 * 2 + d0)>}
+}
+
+// -----
+
+tile.kernel @parallel_layout_threads() grid [1] threads [32] {
+  // expected-error @+1 {{'tile.parallel' op layout spreads the iterations over 2 threads but the block has 32}}
+  tile.parallel (%i) in [4] {
+  } {layout = #tile.layout<shape = [4], threads = 2, registers = 2, map = (d0, d1) -> (d1 * 2 + d0)>}
+}
+
+// -----
+
+tile.kernel @copy_fragment_alloca(%A: memref<32xf16>) grid [1] threads [32] {
+  %f = memref.alloca() : memref<32xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.copy' op a fragment operand must be a 'tile.alloc_fragment' (not a view or another allocation of the '#tile.fragment' space)}}
+  tile.copy %A to %f : memref<32xf16> to memref<32xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @layout_too_large() grid [1] threads [32] {
+  // expected-error @+1 {{a fragment of more than 1048576 elements is too large for registers}}
+  %f = tile.alloc_fragment {layout = #tile.layout<shape = [3, 6148914691236517206], threads = 1, registers = 2, map = (d0, d1) -> (d0, d1)>} : memref<3x2xf32, #tile.fragment>
+}

@@ -12,6 +12,7 @@
 
 #include "tile/Dialect/Tile/Analysis/LayoutInference.h"
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/Support/Debug.h"
@@ -28,6 +29,24 @@ AllocFragmentOp tile::getFragmentAllocation(Value value) {
 /// Prints `[a, b]`.
 static std::string formatPair(int64_t a, int64_t b) {
   return "[" + std::to_string(a) + ", " + std::to_string(b) + "]";
+}
+
+/// True when every use of `alloc` is one whose addresses tile-apply-swizzles
+/// rewrites (or a tile op lowered into such accesses), and no rolled
+/// pipeline stages it (its stages are views of a raw allocation): only then
+/// is swizzling it without being asked safe.
+static bool canSwizzleUses(AllocSharedOp alloc) {
+  for (Operation *user : alloc.getResult().getUsers()) {
+    if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
+             CopyOp, FillOp, ClearOp, GemmOp>(user))
+      return false;
+    if (auto copy = dyn_cast<CopyOp>(user)) {
+      auto pipelined = copy->getParentOfType<PipelinedOp>();
+      if (pipelined && pipelined.getRolled())
+        return false;
+    }
+  }
+  return true;
 }
 
 namespace {
@@ -92,7 +111,7 @@ public:
       for (Value operand : {gemm.getA(), gemm.getB()}) {
         auto alloc = operand.getDefiningOp<AllocSharedOp>();
         if (alloc && !alloc.getSwizzle() &&
-            !whyNotSwizzlable(alloc.getType()) &&
+            !whyNotSwizzlable(alloc.getType()) && canSwizzleUses(alloc) &&
             !llvm::is_contained(result.swizzled, alloc))
           result.swizzled.push_back(alloc);
       }

@@ -495,10 +495,13 @@ bool SharedMemoryAccessAnalysis::provablySameThread(
     // two runs (in two iterations of a loop around it) are not.
     if (a.parallel == b.parallel && !carried)
       return true;
-    // Equal iteration spaces give iteration i to the same thread; indices
-    // that are the induction variables themselves pin the iteration.
+    // Equal iteration spaces spread the same way give iteration i to the
+    // same thread; indices that are the induction variables themselves pin
+    // the iteration. A loop over a fragment runs iteration (i, j) on the
+    // element's owner (its `layout`), not where the default spread would.
     auto pa = cast<ParallelOp>(a.parallel), pb = cast<ParallelOp>(b.parallel);
     if (pa.getExtents() != pb.getExtents() ||
+        pa.getLayoutAttr() != pb.getLayoutAttr() ||
         a.indices.size() != b.indices.size())
       return false;
     llvm::SmallBitVector pinned(pa.getExtents().size());

@@ -93,8 +93,17 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "shape ("
                        << shape.size() << "); got " << AffineMapAttr::get(map);
   int64_t elements = 1;
-  for (int64_t extent : shape)
+  for (int64_t extent : shape) {
+    if (extent > kMaxFragmentElements ||
+        elements * extent > kMaxFragmentElements)
+      return emitError() << "a fragment of more than " << kMaxFragmentElements
+                         << " elements is too large for registers";
     elements *= extent;
+  }
+  if (threads > kMaxFragmentElements || registers > kMaxFragmentElements)
+    return emitError() << "a fragment layout's threads and registers are at "
+                          "most "
+                       << kMaxFragmentElements;
   if (elements > kMaxFragmentElements)
     return emitError() << "a fragment of " << elements
                        << " elements is too large for registers (at most "
@@ -158,6 +167,8 @@ std::optional<int64_t> tile::getBlockedRun(ArrayRef<int64_t> shape,
   int64_t elements = 1;
   for (int64_t extent : shape)
     elements *= extent;
+  if (elements <= 0)
+    return std::nullopt;
   int64_t bytes = elementType.isIntOrFloat()
                       ? llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8)
                       : 4;

@@ -25,6 +25,8 @@ LogicalResult AllocFragmentOp::verify() {
     return emitOpError("a fragment has an identity layout (its distribution "
                        "over threads is the 'layout' attribute), got ")
            << type;
+  if (llvm::any_of(type.getShape(), [](int64_t e) { return e <= 0; }))
+    return emitOpError("a fragment needs positive extents, got ") << type;
   Type element = type.getElementType();
   if (!element.isIntOrFloat())
     return emitOpError("fragment elements must be integers or floats, got ")
@@ -34,6 +36,15 @@ LogicalResult AllocFragmentOp::verify() {
     return emitOpError("must stand at the top level of a 'tile.kernel' body "
                        "(a fragment lives for the whole kernel in every "
                        "thread's registers)");
+  // Registers are addressed by constants: every register is unrolled code.
+  int64_t perThread =
+      llvm::divideCeil(type.getNumElements(), kernel.getNumThreads());
+  if (perThread > kMaxFragmentRegisters)
+    return emitOpError("a fragment of ")
+           << type.getNumElements() << " elements gives each of the "
+           << kernel.getNumThreads() << " threads " << perThread
+           << " registers, more than " << kMaxFragmentRegisters
+           << ": split the tile";
   if (LayoutAttr layout = getLayoutAttr()) {
     if (layout.getShape() != type.getShape())
       return emitOpError("layout shape [")
@@ -95,6 +106,9 @@ LogicalResult GemmOp::verify() {
   int64_t aK = a.getDimSize(getTransposeA() ? 0 : 1);
   int64_t bK = b.getDimSize(getTransposeB() ? 1 : 0);
   int64_t bN = b.getDimSize(getTransposeB() ? 0 : 1);
+  if (m <= 0 || n <= 0 || aK <= 0)
+    return emitOpError("M, N and K must be positive, got ")
+           << m << ", " << n << " and " << aK;
   if (aM != m || bN != n || aK != bK)
     return emitOpError("shapes do not multiply: A is ")
            << aM << "x" << aK << (getTransposeA() ? " (transposed)" : "")

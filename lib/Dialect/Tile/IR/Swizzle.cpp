@@ -32,6 +32,8 @@ std::optional<std::string> tile::whyNotSwizzlable(MemRefType type) {
   if (type.getRank() < 2 || !type.hasStaticShape())
     return std::string("a swizzled buffer has a static shape of rank 2 or "
                        "more (its last two dimensions are the tile)");
+  if (type.getNumElements() == 0)
+    return std::string("a swizzled buffer is not empty");
   Type element = type.getElementType();
   if (!element.isIntOrFloat())
     return std::string("a swizzled buffer holds integers or floats");

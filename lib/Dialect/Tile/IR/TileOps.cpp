@@ -963,6 +963,17 @@ LogicalResult ParallelOp::verify() {
   if (!llvm::all_of(getBody().getArgumentTypes(),
                     [](Type type) { return type.isIndex(); }))
     return emitOpError("induction variables must be of type index");
+  if (LayoutAttr layout = getLayoutAttr()) {
+    if (layout.getShape() != extents)
+      return emitOpError("layout shape ")
+             << formatExtents(layout.getShape())
+             << " differs from the iteration space " << formatExtents(extents);
+    auto kernel = (*this)->getParentOfType<KernelOp>();
+    if (kernel && layout.getThreads() != kernel.getNumThreads())
+      return emitOpError("layout spreads the iterations over ")
+             << layout.getThreads() << " threads but the block has "
+             << kernel.getNumThreads();
+  }
   return success();
 }
 
@@ -1011,6 +1022,11 @@ LogicalResult CopyOp::verify() {
     return emitOpError("source (rank ")
            << source.getRank() << ") and target (rank " << target.getRank()
            << ") must have the same rank";
+  for (Value side : {getSource(), getTarget()})
+    if (isFragment(side) && !side.getDefiningOp<AllocFragmentOp>())
+      return emitOpError("a fragment operand must be a 'tile.alloc_fragment' "
+                         "(not a view or another allocation of the "
+                         "'#tile.fragment' space)");
   if (failed(verifyCopySide(*this, "source", source, getSourceIndices())) ||
       failed(verifyCopySide(*this, "target", target, getTargetIndices())))
     return failure();

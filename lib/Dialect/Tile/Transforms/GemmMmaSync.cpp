@@ -269,10 +269,34 @@ private:
 
 } // namespace
 
+/// ldmatrix reads 16-byte rows: each row of the tile must start 16-byte
+/// aligned (the buffer is, so its offset and row stride must be).
+static LogicalResult checkLdMatrixRows(GemmOp gemm, Value tile,
+                                       StringRef name) {
+  auto type = cast<MemRefType>(tile.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  int64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic) || strides.back() != 1 ||
+      (strides.front() * bytes) % 16 != 0 || (offset * bytes) % 16 != 0)
+    return gemm.emitOpError("mma_sync lowering reads operand ")
+           << name << " with ldmatrix, whose rows must start 16-byte aligned: "
+           << "give it unit column stride and a static row stride and offset "
+              "that are multiples of 16 bytes (got "
+           << type << "), or use lowering = #tile.gemm_lowering<scalar>";
+  return success();
+}
+
 LogicalResult tile::lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
                                        const FragmentRegisters &c,
                                        Value thread) {
   if (!gemm.getWarps())
     return gemm.emitOpError("has no warp grid: run tile-infer-layouts first");
+  bool tf32 = cast<MemRefType>(gemm.getA().getType()).getElementType().isF32();
+  if (!tf32 && (failed(checkLdMatrixRows(gemm, gemm.getA(), "A")) ||
+                failed(checkLdMatrixRows(gemm, gemm.getB(), "B"))))
+    return failure();
   return MmaSyncEmitter(builder, gemm, thread).emit(c);
 }

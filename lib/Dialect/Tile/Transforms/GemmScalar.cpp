@@ -26,7 +26,12 @@ Value tile::roundToTF32(OpBuilder &builder, Location loc, Value value) {
                                             static_cast<int32_t>(0xffffe000));
   Value rounded = arith::AndIOp::create(
       builder, loc, arith::AddIOp::create(builder, loc, bits, half), mask);
-  return arith::BitcastOp::create(builder, loc, value.getType(), rounded);
+  // A NaN stays a NaN (the carry could make it an infinity or a zero).
+  Value isNaN = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO,
+                                      value, value);
+  return arith::SelectOp::create(
+      builder, loc, isNaN, value,
+      arith::BitcastOp::create(builder, loc, value.getType(), rounded));
 }
 
 LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,

@@ -88,6 +88,11 @@ static Value convertFloat(OpBuilder &builder, Location loc, Value value,
   Type from = value.getType();
   if (from == type)
     return value;
+  // Two formats of one width (f16 and bf16) convert through f32.
+  if (from.getIntOrFloatBitWidth() == type.getIntOrFloatBitWidth())
+    return arith::TruncFOp::create(
+        builder, loc, type,
+        arith::ExtFOp::create(builder, loc, builder.getF32Type(), value));
   if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
     return arith::ExtFOp::create(builder, loc, type, value);
   return arith::TruncFOp::create(builder, loc, type, value);

@@ -22,6 +22,8 @@ constexpr int64_t kMmaTileRows = 16;
 constexpr int64_t kMmaTileCols = 8;
 /// Threads of a warp.
 constexpr int64_t kWarpSize = 32;
+/// Most registers a fragment may give one thread (a thread has 255).
+constexpr int64_t kMaxFragmentRegisters = 256;
 
 /// The blocked layout of `shape` over `threads`: runs of `run` consecutive
 /// elements (along the innermost dimension) are dealt round-robin to the
