@@ -40,6 +40,7 @@ tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
 }
 
 // PTX-LABEL: .entry gemm_tf32(
+// PTX: cvt.rna.tf32.f32
 // PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 
 func.func @gemm_tf32_reference(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,

@@ -57,18 +57,21 @@ tile.kernel @transposed_bf16(%C: memref<16x16xf32>) grid [1] threads [32] {
 // -----
 
 // tf32: operands read with ordinary shared loads (ldmatrix moves 16-bit
-// elements), rounded to tf32 (add 0x1000, clear the 13 low bits), m16n8k8.
+// elements), rounded by cvt.rna.tf32.f32, m16n8k8. The scalar lowering
+// rounds the same way with integer ops (add 0x1000, clear the 13 low bits)
+// and keeps a NaN a NaN.
 // CHECK-LABEL: tile.kernel @tf32
 // CHECK-NOT: nvgpu.ldmatrix
-// CHECK-DAG: %[[HALF:.+]] = arith.constant 4096 : i32
-// CHECK-DAG: %[[MASK:.+]] = arith.constant -8192 : i32
 // CHECK: memref.load {{.*}} : memref<16x8xf32, #gpu.address_space<workgroup>>
-// CHECK: arith.addi %{{.+}}, %[[HALF]] : i32
-// CHECK: arith.andi %{{.+}}, %[[MASK]] : i32
-// A NaN stays a NaN (the rounding carry would make it finite).
-// CHECK: arith.cmpf uno
-// CHECK: arith.select
+// CHECK: nvvm.convert.float.to.tf32 %{{.+}} {rnd = #nvvm.fp_rnd_mode<rna>}
 // CHECK: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>
+// SCALAR-LABEL: tile.kernel @tf32
+// SCALAR-DAG: %[[HALF:.+]] = arith.constant 4096 : i32
+// SCALAR-DAG: %[[MASK:.+]] = arith.constant -8192 : i32
+// SCALAR: arith.addi %{{.+}}, %[[HALF]] : i32
+// SCALAR: arith.andi %{{.+}}, %[[MASK]] : i32
+// SCALAR: arith.cmpf uno
+// SCALAR: arith.select
 tile.kernel @tf32(%C: memref<16x8xf32>) grid [1] threads [32] {
   %As = tile.alloc_shared : memref<16x8xf32, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<8x8xf32, #gpu.address_space<workgroup>>

@@ -234,12 +234,13 @@ private:
                                      : SmallVector<Value>{k, j};
     return toTF32(memref::LoadOp::create(b, loc, gemm.getB(), indices));
   }
-  /// The tf32 register of an f32: rounded to nearest (ties away), as
-  /// cvt.rna.tf32.f32 and the scalar lowering do; the tensor cores would
-  /// otherwise truncate.
+  /// The tf32 register of an f32: cvt.rna.tf32.f32, rounded to nearest
+  /// (ties away) as the scalar lowering does (the tensor cores would
+  /// otherwise truncate); one instruction, NaN kept.
   Value toTF32(Value value) {
-    return arith::BitcastOp::create(b, loc, b.getI32Type(),
-                                    roundToTF32(b, loc, value));
+    return NVVM::ConvertFloatToTF32Op::create(
+        b, loc, b.getI32Type(), value, NVVM::FPRoundingMode::RNA,
+        NVVM::SaturationMode::NONE, /*relu=*/false);
   }
 
   /// The tf32 A tile (16 x 8): a0 (g, q), a1 (g+8, q), a2 (g, q+4),
