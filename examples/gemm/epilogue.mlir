@@ -13,7 +13,8 @@
 // that holds the element (the mma layout, inferred), adds the bias of its
 // column, applies the ReLU and rounds to f16 into a second fragment, which
 // the final copy writes out, bounds handled. No thread index anywhere.
-// H200, 2026-11-25, 4096^3: 470.9 us (the GEMM alone 464.8).
+// H200, 2026-11-25, 4096^3, unrolled pipeline: 361.9 us (the GEMM alone
+// 360.1).
 
 // CHECK-LABEL: tile.kernel @gemm_bias_relu
 tile.kernel @gemm_bias_relu(%A: memref<?x?xf16> {tile.multiple_of = 8},
@@ -38,7 +39,7 @@ tile.kernel @gemm_bias_relu(%A: memref<?x?xf16> {tile.multiple_of = 8},
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
   %out = tile.alloc_fragment : memref<128x128xf16, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
-  tile.pipelined %k = %c0 to %kt step %c1 stages 4 {
+  tile.pipelined %k = %c0 to %kt step %c1 stages 4 rolled {
     %k0 = affine.apply affine_map<(k) -> (k * 32)>(%k)
     tile.copy %A[%m0, %k0] to %As : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
     tile.copy %B[%k0, %n0] to %Bs : memref<?x?xf16> to memref<32x128xf16, #gpu.address_space<workgroup>>

@@ -16,15 +16,16 @@
 // C = A B on tensor cores, f16 or bf16 inputs, f32 accumulation, any shape
 // whose sizes are multiples of 8 (16-byte rows: cp.async): each block
 // computes a 128 x 128 tile of C over K tiles of 32, streamed through shared
-// memory by a 4-stage cp.async pipeline. `tile.gemm` picks the rest: 4
-// warps of 64 x 64, ldmatrix from swizzled shared tiles (inferred: the gemm
-// reads them) and mma.sync m16n8k16; the accumulator is a fragment in the
-// mma layout, and the final copy converts it to the output type, bounds
-// handled.
-// H200, 2026-11-25, 4096^3: f16 464.8 us, 296 TFLOP/s (cuBLAS 179.6 us,
-// Triton 217.6 us in the same call: 0.39x and 0.47x); bf16 463.8 us.
-// Other tile shapes (docs/benchmarks.md): 8 warps of 64x32 240 TFLOP/s,
-// 128x256 with 8 warps 288, K tiles of 64 slower, no swizzle 103.
+// memory by a 4-stage cp.async pipeline, rolled (one copy of the body, the
+// stage chosen at run time: smaller code, faster here than unrolled).
+// `tile.gemm` picks the rest: 4 warps of 64 x 64, ldmatrix from swizzled
+// shared tiles (inferred: the gemm reads them) and mma.sync m16n8k16; the
+// accumulator is a fragment in the mma layout, and the final copy converts
+// it to the output type, bounds handled. Tiles cut by the bounds load with
+// cp.async's zero fill (no branch).
+// H200, 2026-11-25, 4096^3: f16 344.2 us, 399 TFLOP/s (cuBLAS 182.0 us in
+// the same call: 0.53x). Other tile shapes (docs/benchmarks.md): unrolled
+// 382 TFLOP/s, 3 stages 343, 128x256 with 8 warps 337, 256x128x64 356.
 
 // CHECK-LABEL: tile.kernel @gemm_f16
 tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
@@ -43,7 +44,7 @@ tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?
   %Bs = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
-  tile.pipelined %k = %c0 to %kt step %c1 stages 4 {
+  tile.pipelined %k = %c0 to %kt step %c1 stages 4 rolled {
     %k0 = affine.apply affine_map<(k) -> (k * 32)>(%k)
     tile.copy %A[%m0, %k0] to %As : memref<?x?xf16> to memref<128x32xf16, #gpu.address_space<workgroup>>
     tile.copy %B[%k0, %n0] to %Bs : memref<?x?xf16> to memref<32x128xf16, #gpu.address_space<workgroup>>
@@ -87,7 +88,7 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16> {tile.multiple_of = 8}, %B: memref<?
   %Bs = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
-  tile.pipelined %k = %c0 to %kt step %c1 stages 4 {
+  tile.pipelined %k = %c0 to %kt step %c1 stages 4 rolled {
     %k0 = affine.apply affine_map<(k) -> (k * 32)>(%k)
     tile.copy %A[%m0, %k0] to %As : memref<?x?xbf16> to memref<128x32xbf16, #gpu.address_space<workgroup>>
     tile.copy %B[%k0, %n0] to %Bs : memref<?x?xbf16> to memref<32x128xbf16, #gpu.address_space<workgroup>>

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
@@ -67,15 +68,22 @@ serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options) {
 /// (mbarriers, reduction scratch): the dynamic buffers then overlapped them
 /// (racecheck saw cp.async into a stage buffer hit the mbarriers of
 /// examples/gemv/warp_specialized.mlir). As `.extern .shared ... []` it
-/// starts after all static shared memory, as CUDA's `extern __shared__`.
+/// starts after all static shared memory, as CUDA's `extern __shared__`,
+/// aligned as tile-to-gpu recorded (swizzled tiles ask for 128 bytes).
 static void externalizeDynamicSharedMemory(gpu::GPUModuleOp module) {
-  module.walk([](LLVM::GlobalOp global) {
+  auto alignment = module->getAttrOfType<IntegerAttr>(
+      tile::kDynamicSharedAlignmentAttr);
+  module.walk([&](LLVM::GlobalOp global) {
     auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
     if (global.getAddrSpace() == 3 && array && array.getNumElements() == 0 &&
         !global.getInitializerRegion().getBlocks().size() &&
         !global.getValueAttr()) {
       global.setLinkage(LLVM::Linkage::External);
       global.setDsoLocal(true);
+      if (alignment &&
+          alignment.getInt() > static_cast<int64_t>(
+                                   global.getAlignment().value_or(0)))
+        global.setAlignment(alignment.getInt());
     }
   });
 }

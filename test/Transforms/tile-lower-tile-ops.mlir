@@ -213,3 +213,95 @@ tile.kernel @loops(%A: memref<64xf32>, %n: index) grid [1] threads [32] {
     tile.barrier
   }
 }
+
+// -----
+
+// A pipelined (asynchronous) copy of a global tile that may cross the
+// source's bounds into shared memory: one cp.async per 16-byte chunk, its
+// source element count 0 outside the source so that the hardware zero-fills
+// it; no branch, no element-wise copy, no clamped address. The row length
+// is a declared multiple of 8, so every chunk is 16-byte aligned and wholly
+// inside or outside.
+// CHECK-LABEL: tile.kernel @async_copy_zero_fill
+// CHECK-NOT: scf.if
+// CHECK: %[[ROWS:.+]] = memref.dim %{{.*}}, %c0
+// CHECK: %[[ROW_IN:.+]] = arith.cmpi ult, %[[ROW:.+]], %[[ROWS]]
+// CHECK: %[[COLS:.+]] = memref.dim %{{.*}}, %c1
+// CHECK: %[[COL_IN:.+]] = arith.cmpi ult, %[[COL:.+]], %[[COLS]]
+// CHECK: %[[INSIDE:.+]] = arith.andi %[[ROW_IN]], %[[COL_IN]]
+// CHECK: %[[VALID:.+]] = arith.select %[[INSIDE]], %c8, %c0
+// CHECK: nvgpu.device_async_copy %{{.*}}[%[[ROW]], %[[COL]]], %{{.*}}[{{.*}}], 8, %[[VALID]] {bypassL1}
+// CHECK-NOT: memref.load
+tile.kernel @async_copy_zero_fill(%A: memref<?x?xf16> {tile.multiple_of = 8}, %m: index, %k: index) grid [1] threads [128] {
+  %s = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %c32 = arith.constant 32 : index
+  %k32 = arith.muli %k, %c32 : index
+  tile.copy %A[%m, %k32] to %s {tile.async} : memref<?x?xf16> to memref<64x32xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A 1-D source of any length: chunks are aligned (the offset is a multiple
+// of 8) but may straddle the end, where the count is cut.
+// CHECK-LABEL: tile.kernel @async_copy_zero_fill_partial
+// CHECK: %[[SIZE:.+]] = memref.dim %{{.*}}, %c0
+// CHECK: %[[LEFT:.+]] = arith.subi %[[SIZE]], %[[AT:.+]] : index
+// CHECK: %[[MIN:.+]] = arith.minui %[[LEFT]], %c8
+// CHECK: %[[VALID:.+]] = arith.select %{{.*}}, %[[MIN]], %c0
+// CHECK: nvgpu.device_async_copy %{{.*}}[%[[AT]]], %{{.*}}[{{.*}}], 8, %[[VALID]] {bypassL1}
+tile.kernel @async_copy_zero_fill_partial(%A: memref<?xf16>, %k: index) grid [1] threads [128] {
+  %s = tile.alloc_shared : memref<1024xf16, #gpu.address_space<workgroup>>
+  %c1024 = arith.constant 1024 : index
+  %k1024 = arith.muli %k, %c1024 : index
+  tile.copy %A[%k1024] to %s {tile.async} : memref<?xf16> to memref<1024xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// Without a declared multiple the chunks may be misaligned or straddle the
+// row's end: the bounds-tested copy with its element-wise fallback stays.
+// CHECK-LABEL: tile.kernel @async_copy_unaligned
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: scf.if
+// CHECK: tile.vectorized
+tile.kernel @async_copy_unaligned(%A: memref<?x?xf16>, %m: index, %k: index) grid [1] threads [128] {
+  %s = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  tile.copy %A[%m, %k] to %s {tile.async} : memref<?x?xf16> to memref<64x32xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A thread's run of 2 elements stored into a global tile whose row length
+// is a multiple of 8, at an even column: the run is wholly inside or wholly
+// outside, so it is one test and one (vectorizable) copy, no element-wise
+// fallback.
+// CHECK-LABEL: tile.kernel @whole_chunk_store
+// CHECK: %[[IN:.+]] = arith.andi
+// CHECK-NOT: scf.if
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: tile.vectorized
+// CHECK-NOT: else
+tile.kernel @whole_chunk_store(%C: memref<?x?xf16> {tile.multiple_of = 8}, %i: index, %j: index) grid [1] threads [32] {
+  %r = tile.alloc_local : memref<1x2xf16>
+  %c2 = arith.constant 2 : index
+  %j2 = arith.muli %j, %c2 : index
+  tile.copy %r to %C[%i, %j2] : memref<1x2xf16> to memref<?x?xf16>
+}
+
+// -----
+
+// A run read from a global tile that may end before it: wholly outside, it
+// reads as zeros (a vectorizable store of zeros).
+// CHECK-LABEL: tile.kernel @whole_chunk_load
+// CHECK: scf.if
+// CHECK: tile.vectorized
+// CHECK: memref.load
+// CHECK: } else {
+// CHECK: tile.vectorized
+// CHECK: memref.store %{{.*}}cst
+tile.kernel @whole_chunk_load(%C: memref<?x?xf16> {tile.multiple_of = 8}, %i: index, %j: index) grid [1] threads [32] {
+  %r = tile.alloc_local : memref<1x4xf16>
+  %c4 = arith.constant 4 : index
+  %j4 = arith.muli %j, %c4 : index
+  tile.copy %C[%i, %j4] to %r : memref<?x?xf16> to memref<1x4xf16>
+}

@@ -55,6 +55,20 @@ namespace {
 // Outlining
 //===----------------------------------------------------------------------===//
 
+/// Records on `gpuModule` that its dynamic shared memory must start aligned
+/// to `alignment` bytes (the largest any of its kernels asks for).
+static void requireDynamicSharedAlignment(gpu::GPUModuleOp gpuModule,
+                                          int64_t alignment) {
+  auto known =
+      gpuModule->getAttrOfType<IntegerAttr>(kDynamicSharedAlignmentAttr);
+  if (known && known.getInt() >= alignment)
+    return;
+  gpuModule->setAttr(kDynamicSharedAlignmentAttr,
+                     IntegerAttr::get(IntegerType::get(gpuModule.getContext(),
+                                                       64),
+                                      alignment));
+}
+
 /// Replaces the kernel's shared buffers by globals of `gpuModule`, or by views
 /// of the dynamic shared memory when they exceed the static limit. Returns
 /// the dynamic shared memory size in bytes (0 when static).
@@ -101,6 +115,7 @@ static int64_t placeSharedBuffers(KernelOp kernel, int64_t totalBytes,
   for (AllocSharedOp alloc : allocs) {
     MemRefType type = alloc.getType();
     offset = llvm::alignTo(offset, alloc.getEffectiveAlignment());
+    requireDynamicSharedAlignment(gpuModule, alloc.getEffectiveAlignment());
     builder.setInsertionPoint(alloc);
     Value start =
         arith::ConstantIndexOp::create(builder, alloc.getLoc(), offset);
@@ -160,21 +175,27 @@ static void buildLauncher(KernelOp kernel, gpu::GPUFuncOp func,
   func::ReturnOp::create(builder, loc);
 }
 
-/// Dynamic shared memory starts at a 16-byte aligned address; a kernel whose
-/// shared buffers exceed the static limit cannot honour larger alignments.
+/// The largest alignment a buffer in dynamic shared memory may ask for: the
+/// module's dynamic shared memory symbol is declared with the largest one
+/// its kernels need (tile-serialize-to-ptx), up to this.
+static constexpr int64_t kMaxDynamicSharedAlignment = 1024;
+
+/// Checks that the buffers a kernel places in dynamic shared memory ask for
+/// an alignment its declaration can give.
 static LogicalResult checkDynamicSharedAlignment(KernelOp kernel) {
   if (kernel.getStaticSharedMemoryBytes() <= kMaxStaticSharedMemoryBytes)
     return success();
   for (AllocSharedOp alloc : kernel.getBody().getOps<AllocSharedOp>()) {
-    if (alloc.getAlignment().value_or(16) <= 16)
+    if (alloc.getEffectiveAlignment() <= kMaxDynamicSharedAlignment)
       continue;
     return alloc.emitOpError("alignment ")
-           << *alloc.getAlignment()
+           << alloc.getEffectiveAlignment()
            << " is not supported: the kernel's shared buffers take "
            << kernel.getStaticSharedMemoryBytes() << " bytes, more than the "
            << kMaxStaticSharedMemoryBytes
-           << " of static shared memory, and dynamic shared memory is only "
-              "16-byte aligned";
+           << " of static shared memory, and dynamic shared memory is "
+              "aligned to at most "
+           << kMaxDynamicSharedAlignment << " bytes";
   }
   return success();
 }

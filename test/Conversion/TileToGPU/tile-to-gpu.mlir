@@ -47,6 +47,7 @@ tile.kernel @indices(%A: memref<64xindex>) grid [4] threads [32, 2] {
 // CHECK-LABEL: func.func @big_shared
 // CHECK: %[[BYTES:.+]] = arith.constant 65584 : i32
 // CHECK: gpu.launch_func @big_shared_module::@big_shared {{.*}} dynamic_shared_memory_size %[[BYTES]]
+// CHECK: gpu.module @big_shared_module attributes {{{.*}}tile.dynamic_shared_memory_alignment = 16 : i64
 // CHECK: gpu.func @big_shared() kernel attributes {{{.*}}tile.dynamic_shared_memory = 65584 : i64}
 // CHECK:   %[[BASE:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK:   %[[O0:.+]] = arith.constant 0 : index
@@ -58,6 +59,18 @@ tile.kernel @big_shared() grid [1] threads [128] {
   %a = tile.alloc_shared : memref<16384xf32, #gpu.address_space<workgroup>>
   %b = tile.alloc_shared : memref<3xvector<4xf32>, #gpu.address_space<workgroup>>
   %c = tile.alloc_shared {alignment = 16} : memref<0xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// A buffer in dynamic shared memory asking for 1024 bytes: the module's
+// dynamic shared memory is declared with that alignment (the PTX's
+// `.extern .shared .align 1024`, test/Pipelines).
+// CHECK-LABEL: func.func @big_shared_aligned
+// CHECK: gpu.module @big_shared_aligned_module attributes {{{.*}}tile.dynamic_shared_memory_alignment = 1024 : i64
+tile.kernel @big_shared_aligned() grid [1] threads [128] {
+  %a = tile.alloc_shared : memref<16384xf32, #gpu.address_space<workgroup>>
+  %b = tile.alloc_shared {alignment = 1024} : memref<32xf32, #gpu.address_space<workgroup>>
 }
 
 // -----

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -299,3 +300,65 @@ static int64_t divisorOf(Value value, unsigned depth) {
 }
 
 int64_t tile::getKnownDivisor(Value value) { return divisorOf(value, 0); }
+
+int64_t tile::getKnownBufferAlignment(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  Operation *def = memref.getDefiningOp();
+  if (!def) {
+    auto arg = cast<BlockArgument>(memref);
+    return isa<KernelOp>(arg.getOwner()->getParentOp()) ? 16 : elementBytes;
+  }
+  if (auto alloc = dyn_cast<AllocSharedOp>(def))
+    return alloc.getEffectiveAlignment();
+  if (isa<AllocLocalOp>(def))
+    return 16;
+  // A view at a byte shift: as aligned as both the source and the shift.
+  if (auto view = dyn_cast<memref::ViewOp>(def))
+    return std::max<int64_t>(
+        elementBytes, std::min(getKnownBufferAlignment(view.getSource()),
+                               getKnownDivisor(view.getByteShift())));
+  if (auto alloca = dyn_cast<memref::AllocaOp>(def))
+    return std::max<int64_t>(alloca.getAlignment().value_or(0), elementBytes);
+  return elementBytes;
+}
+
+int64_t tile::getKnownAccessAlignment(Value memref, ValueRange indices) {
+  SmallVector<int64_t> divisors;
+  for (Value index : indices)
+    divisors.push_back(getKnownDivisor(index));
+  return getKnownAccessAlignment(memref, divisors);
+}
+
+int64_t tile::getKnownAccessAlignment(Value memref,
+                                      ArrayRef<int64_t> indexDivisors) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  int64_t alignment = getKnownBufferAlignment(memref);
+  if (!type.getLayout().isIdentity())
+    return elementBytes;
+  std::optional<int64_t> multiple = getDeclaredMultiple(memref);
+  ArrayRef<int64_t> shape = type.getShape();
+  // Powers of two as exponents, capped at 2^30: no overflow.
+  auto log2Divisor = [](int64_t value) -> int64_t {
+    return value == 0 ? 30 : llvm::countr_zero(static_cast<uint64_t>(value));
+  };
+  // The exponent of the largest power of two dividing the elements between
+  // consecutive indices of dimension d.
+  int64_t strideLog2 = log2Divisor(elementBytes);
+  for (int d = static_cast<int>(indexDivisors.size()) - 1; d >= 0; --d) {
+    int64_t log2 =
+        std::min<int64_t>(30, log2Divisor(indexDivisors[d]) + strideLog2);
+    alignment = std::min(alignment, int64_t(1) << log2);
+    if (d == 0)
+      break;
+    int64_t extent = shape[d];
+    if (ShapedType::isDynamic(extent)) {
+      if (!multiple)
+        return elementBytes;
+      extent = *multiple;
+    }
+    strideLog2 = std::min<int64_t>(30, strideLog2 + log2Divisor(extent));
+  }
+  return std::max(alignment, elementBytes);
+}

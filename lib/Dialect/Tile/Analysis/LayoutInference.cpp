@@ -32,21 +32,13 @@ static std::string formatPair(int64_t a, int64_t b) {
 }
 
 /// True when every use of `alloc` is one whose addresses tile-apply-swizzles
-/// rewrites (or a tile op lowered into such accesses), and no rolled
-/// pipeline stages it (its stages are views of a raw allocation): only then
-/// is swizzling it without being asked safe.
+/// rewrites (or a tile op lowered into such accesses): only then is
+/// swizzling it without being asked safe.
 static bool canSwizzleUses(AllocSharedOp alloc) {
-  for (Operation *user : alloc.getResult().getUsers()) {
-    if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
-             CopyOp, FillOp, ClearOp, GemmOp>(user))
-      return false;
-    if (auto copy = dyn_cast<CopyOp>(user)) {
-      auto pipelined = copy->getParentOfType<PipelinedOp>();
-      if (pipelined && pipelined.getRolled())
-        return false;
-    }
-  }
-  return true;
+  return llvm::all_of(alloc.getResult().getUsers(), [](Operation *user) {
+    return isa<memref::LoadOp, memref::StoreOp, vector::LoadOp,
+               vector::StoreOp, CopyOp, FillOp, ClearOp, GemmOp>(user);
+  });
 }
 
 namespace {

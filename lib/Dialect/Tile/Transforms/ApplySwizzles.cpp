@@ -4,7 +4,9 @@
 // indices to the physical position (IR/Swizzle.h). It runs after
 // vectorization, so that it sees the final accesses (vector loads and
 // stores of up to 16 bytes, cp.async, ldmatrix), none of which crosses a
-// 16-byte chunk; every analysis before it reasons on logical indices.
+// 16-byte chunk; every analysis before it reasons on logical indices. The
+// stages of a swizzled buffer in a rolled pipeline (views marked
+// `tile.swizzle`) are rewritten the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,13 +77,14 @@ namespace {
 struct TileApplySwizzles
     : tile::impl::TileApplySwizzlesBase<TileApplySwizzles> {
   void runOnOperation() override {
-    SmallVector<AllocSharedOp> buffers;
-    getOperation().getBody().walk([&](AllocSharedOp alloc) {
-      if (alloc.isSwizzled())
-        buffers.push_back(alloc);
+    SmallVector<Value> buffers;
+    getOperation().getBody().walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<AllocSharedOp>(op); alloc && alloc.isSwizzled())
+        buffers.push_back(alloc.getResult());
+      if (isa<memref::ViewOp>(op) && op->hasAttr(kSwizzledViewAttr))
+        buffers.push_back(op->getResult(0));
     });
-    for (AllocSharedOp alloc : buffers) {
-      Value buffer = alloc.getResult();
+    for (Value buffer : buffers) {
       for (Operation *user : llvm::to_vector(buffer.getUsers())) {
         if (succeeded(rewriteUse(user, buffer)))
           continue;

@@ -7,6 +7,7 @@
 
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -233,6 +234,10 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
     if (!checkSource && !checkTarget) {
       buildChunks(rewriter, loc, op, chunks, chunk, count,
                   /*checkSource=*/false, /*checkTarget=*/false);
+    } else if (checkSource && !checkTarget &&
+               succeeded(buildZeroFillingAsyncChunks(rewriter, loc, op, chunks,
+                                                     chunk, count))) {
+      // Done: one cp.async per chunk, zero-filled past the bounds.
     } else if (!op.isCollective() && count > 1) {
       // A thread's tile that may cross a bound usually does not: when the
       // whole tile is inside, its chunks copy without tests, in one straight
@@ -297,6 +302,27 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
 
     if (!checkSource && !checkTarget) {
       buildChunkCopy(rewriter, loc, op, sourceIndices, targetIndices, chunk);
+    } else if (chunk > 1 && !(checkSource && checkTarget) &&
+               isWholeChunk(checkSource ? op.getSource() : op.getTarget(),
+                            checkSource ? sourceIndices : targetIndices,
+                            chunk)) {
+      // The chunk is inside the checked operand or wholly outside it: no
+      // element-wise copy. Outside the source, it reads as zeros; outside
+      // the target, nothing is written.
+      Value inBounds =
+          checkSource
+              ? buildInBounds(rewriter, loc, op.getSource(), sourceIndices,
+                              chunk)
+              : buildInBounds(rewriter, loc, op.getTarget(), targetIndices,
+                              chunk);
+      auto branch = scf::IfOp::create(rewriter, loc, inBounds,
+                                      /*withElseRegion=*/checkSource);
+      rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+      buildChunkCopy(rewriter, loc, op, sourceIndices, targetIndices, chunk);
+      if (checkSource) {
+        rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+        buildChunkZeros(rewriter, loc, op, targetIndices, chunk);
+      }
     } else {
       Value inBounds;
       if (checkSource)
@@ -314,6 +340,137 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
       buildGuardedElementCopy(rewriter, loc, op, sourceIndices, targetIndices,
                               chunk, checkSource, checkTarget);
     }
+  }
+
+  /// An asynchronous copy (`tile.async`: a pipelined copy) from a global
+  /// tile that may cross the source's bounds into shared memory: one
+  /// cp.async per chunk, whose `src-size` operand counts the chunk's
+  /// elements inside the source; the hardware zero-fills the rest. No
+  /// branch and no element-wise copy. Fails, having built nothing, unless
+  /// every chunk is 4, 8 or 16 bytes aligned to its size at both ends.
+  static LogicalResult
+  buildZeroFillingAsyncChunks(PatternRewriter &rewriter, Location loc,
+                              CopyOp op, ArrayRef<int64_t> chunks,
+                              int64_t chunk, int64_t count) {
+    Value source = op.getSource(), target = op.getTarget();
+    auto sourceType = cast<MemRefType>(source.getType());
+    Type elementType = sourceType.getElementType();
+    if (!op->hasAttr(kAsyncAttr) || !op.isCollective() ||
+        !isGlobalBuffer(source) ||
+        getMemorySpace(op.getTarget().getType()) != MemorySpace::Shared ||
+        elementType != op.getTarget().getType().getElementType() ||
+        !elementType.isIntOrFloat() ||
+        elementType.getIntOrFloatBitWidth() % 8 != 0)
+      return failure();
+    int64_t bytes = chunk * elementType.getIntOrFloatBitWidth() / 8;
+    if (bytes != 4 && bytes != 8 && bytes != 16)
+      return failure();
+
+    // Chunk c of a dimension starts at offset + c (* chunk, innermost).
+    auto divisors = [&](ValueRange offsets) {
+      SmallVector<int64_t> result;
+      for (size_t dim = 0; dim < chunks.size(); ++dim) {
+        bool innermost = dim + 1 == chunks.size();
+        int64_t step = innermost ? chunk : 1;
+        int64_t divisor = chunks[dim] > 1 ? step : int64_t(1) << 30;
+        if (!offsets.empty())
+          divisor = std::min(divisor, getKnownDivisor(offsets[dim]));
+        result.push_back(divisor);
+      }
+      return result;
+    };
+    if (getKnownAccessAlignment(source, divisors(op.getSourceIndices())) <
+            bytes ||
+        getKnownAccessAlignment(target, divisors(op.getTargetIndices())) <
+            bytes)
+      return failure();
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value linear = buildDistributedLoop(rewriter, loc, op, count);
+    SmallVector<Value> indices =
+        buildDelinearize(rewriter, loc, linear, chunks);
+    indices.back() = arith::MulIOp::create(
+        rewriter, loc, indices.back(),
+        arith::ConstantIndexOp::create(rewriter, loc, chunk));
+    SmallVector<Value> sourceIndices =
+        addOffsets(rewriter, loc, op.getSourceIndices(), indices);
+    SmallVector<Value> targetIndices =
+        addOffsets(rewriter, loc, op.getTargetIndices(), indices);
+
+    // The chunk's elements inside the source: 0 when a row index is out of
+    // bounds, else min(size - column, chunk) along the innermost dimension
+    // (the whole chunk when chunks cannot straddle the row's end).
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value chunkSize = arith::ConstantIndexOp::create(rewriter, loc, chunk);
+    Value rowsInside;
+    for (size_t dim = 0; dim + 1 < sourceIndices.size(); ++dim)
+      rowsInside = andConditions(
+          rewriter, loc, rowsInside,
+          arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ult, sourceIndices[dim],
+              memref::DimOp::create(rewriter, loc, source, dim)));
+    Value column = sourceIndices.back();
+    Value width = memref::DimOp::create(rewriter, loc, source,
+                                        sourceIndices.size() - 1);
+    Value inside = andConditions(
+        rewriter, loc, rowsInside,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                              column, width));
+    Value inRow =
+        isWholeChunk(source, sourceIndices, chunk)
+            ? chunkSize
+            : arith::MinUIOp::create(
+                  rewriter, loc,
+                  arith::SubIOp::create(rewriter, loc, width, column),
+                  chunkSize)
+                  .getResult();
+    Value valid = arith::SelectOp::create(rewriter, loc, inside, inRow, zero);
+    // Outside the source the address is not clamped: cp.async with a
+    // source size of 0 reads nothing (CUTLASS's cp_async_zfill, Triton's
+    // masked cp.async do the same; compute-sanitizer's memcheck is clean on
+    // examples/gemm/mma_sync.mlir at shapes cut by the bounds). Unclamped,
+    // the address stays an affine function of the loop, which LLVM
+    // strength-reduces.
+    nvgpu::DeviceAsyncCopyOp::create(
+        rewriter, loc, target, targetIndices, source, sourceIndices,
+        rewriter.getIndexAttr(chunk), valid,
+        bytes == 16 ? rewriter.getUnitAttr() : UnitAttr());
+    return success();
+  }
+
+  /// True when a chunk of `chunk` elements at `indices` of `memref` is
+  /// either wholly inside it or wholly outside: the chunk starts at a
+  /// multiple of `chunk` along the innermost dimension, whose size is one
+  /// too (static, or a declared `tile.multiple_of`).
+  static bool isWholeChunk(Value memref, ValueRange indices, int64_t chunk) {
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t size = type.getShape().back();
+    if (ShapedType::isDynamic(size)) {
+      std::optional<int64_t> multiple = getDeclaredMultiple(memref);
+      if (!multiple)
+        return false;
+      size = *multiple;
+    }
+    return size % chunk == 0 && getKnownDivisor(indices.back()) % chunk == 0;
+  }
+
+  /// Writes zeros to the `chunk` consecutive elements of the target at
+  /// `targetIndices` (a `tile.vectorized` loop).
+  static void buildChunkZeros(PatternRewriter &rewriter, Location loc,
+                              CopyOp op, ValueRange targetIndices,
+                              int64_t chunk) {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value size = arith::ConstantIndexOp::create(rewriter, loc, chunk);
+    auto loop = VectorizedOp::create(rewriter, loc, zero, size, one);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loop.getBody().front().getTerminator());
+    Type elementType = op.getTarget().getType().getElementType();
+    Value value = arith::ConstantOp::create(rewriter, loc,
+                                            rewriter.getZeroAttr(elementType));
+    memref::StoreOp::create(
+        rewriter, loc, value, op.getTarget(),
+        shiftInnermost(rewriter, loc, targetIndices, loop.getInductionVar()));
   }
 
   /// Copies `chunk` consecutive elements with a `tile.vectorized` loop.

@@ -39,7 +39,10 @@
 //   cp.async.wait_group 0
 //
 // Barrier insertion recognizes these shifts (SharedMemoryAccess.cpp) and
-// sees that stages `it mod S` and `(it + S - 1) mod S` differ.
+// sees that stages `it mod S` and `(it + S - 1) mod S` differ. The view of
+// a swizzled buffer's stage is marked `tile.swizzle` (IR/Swizzle.h) and
+// swizzled from the stage's start; stages start on 128 bytes, so every
+// stage meets the banks the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +53,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/Transforms/LoopUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -199,12 +203,6 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
       return copy.emitError("a copy in a pipelined loop must fill its whole "
                             "shared buffer: each stage holds one "
                             "iteration's copy"),
-             failure();
-    if (loop.getRolled() && alloc.isSwizzled())
-      return copy.emitError("a rolled pipeline cannot stage a swizzled "
-                            "buffer (its stages are views of one raw "
-                            "allocation); drop 'rolled' or give the "
-                            "buffer swizzle = 0"),
              failure();
     if (llvm::is_contained(plan.buffers, target))
       return copy.emitError("a second copy into the same shared buffer in "
@@ -395,6 +393,7 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
 
   // One allocation of all stages per buffer, where the buffer was.
   SmallVector<Value> staged;
+  SmallVector<bool> swizzled;
   for (Value buffer : plan.buffers) {
     auto alloc = buffer.getDefiningOp<AllocSharedOp>();
     auto type = cast<MemRefType>(buffer.getType());
@@ -404,19 +403,23 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
                                    type.getMemorySpace());
     int64_t alignment = std::max<int64_t>(alloc.getEffectiveAlignment(),
                                           16);
+    swizzled.push_back(alloc.isSwizzled());
     staged.push_back(AllocSharedOp::create(
         allocBuilder, alloc.getLoc(), rawType,
         allocBuilder.getI64IntegerAttr(alignment), IntegerAttr()));
   }
   // Maps every buffer to its stage `stage` (an index in [0, S)).
   auto mapStage = [&](IRMapping &mapping, Value stage) {
-    for (auto [buffer, raw] : llvm::zip(plan.buffers, staged)) {
+    for (auto [buffer, raw, swizzle] :
+         llvm::zip(plan.buffers, staged, swizzled)) {
       auto type = cast<MemRefType>(buffer.getType());
       Value shift = arith::MulIOp::create(builder, loc, stage,
                                           constant(getStageBytes(type)));
-      mapping.map(buffer, memref::ViewOp::create(builder, loc, type, raw,
-                                                 shift, ValueRange())
-                              .getResult());
+      auto view =
+          memref::ViewOp::create(builder, loc, type, raw, shift, ValueRange());
+      if (swizzle)
+        view->setAttr(kSwizzledViewAttr, builder.getUnitAttr());
+      mapping.map(buffer, view.getResult());
     }
   };
   // Copies of `iteration` into stage `stage`.

@@ -85,32 +85,6 @@ static FailureOr<Value> matchContiguousIndex(Value index, Value iv,
   return failure();
 }
 
-/// The alignment, in bytes, of the start of the buffer `memref` views:
-/// kernel arguments are 16-byte aligned (the ABI), shared and local buffers
-/// as allocated; anything else only to its element size.
-static int64_t getBufferAlignment(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  int64_t elementBytes =
-      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  Operation *def = memref.getDefiningOp();
-  if (!def) {
-    auto arg = cast<BlockArgument>(memref);
-    return isa<KernelOp>(arg.getOwner()->getParentOp()) ? 16 : elementBytes;
-  }
-  if (auto alloc = dyn_cast<AllocSharedOp>(def))
-    return alloc.getEffectiveAlignment();
-  if (isa<AllocLocalOp>(def))
-    return 16;
-  // A view at a byte shift: as aligned as both the source and the shift.
-  if (auto view = dyn_cast<memref::ViewOp>(def))
-    return std::max<int64_t>(
-        elementBytes, std::min(getBufferAlignment(view.getSource()),
-                               getKnownDivisor(view.getByteShift())));
-  if (auto alloca = dyn_cast<memref::AllocaOp>(def))
-    return std::max<int64_t>(alloca.getAlignment().value_or(0), elementBytes);
-  return elementBytes;
-}
-
 static bool isDefinedOutside(Value value, Operation *loop) {
   return !loop->isAncestor(value.getParentBlock()->getParentOp());
 }
@@ -217,7 +191,7 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
           .str();
     };
     // The buffer's own start bounds the alignment of any access into it.
-    int64_t bufferAlignment = getBufferAlignment(access.memref);
+    int64_t bufferAlignment = getKnownBufferAlignment(access.memref);
     if (bufferAlignment < 2 * bytes)
       return fail("the buffer of " + describeOp(access.op) +
                   " is only known to be " + Twine(bufferAlignment) +

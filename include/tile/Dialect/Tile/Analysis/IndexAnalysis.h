@@ -12,6 +12,8 @@
 #define TILE_DIALECT_TILE_ANALYSIS_INDEXANALYSIS_H
 
 #include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -30,6 +32,23 @@ std::optional<IndexRange> getIndexRange(Value value);
 /// Returns the largest power of two (at most 2^30) known to divide `value`;
 /// 1 when nothing is known. Zero is divisible by everything.
 int64_t getKnownDivisor(Value value);
+
+/// Returns the alignment, in bytes, known for the start of the buffer
+/// `memref` views: kernel arguments are 16-byte aligned (the ABI), shared
+/// and local buffers as allocated, views of them at a known shift; anything
+/// else only to its element size.
+int64_t getKnownBufferAlignment(Value memref);
+
+/// Returns the alignment, in bytes, known for the address of
+/// `memref[indices]` (an identity layout): the buffer's start, and each
+/// index times its row stride (static, or a declared `tile.multiple_of`).
+/// At least the element size.
+int64_t getKnownAccessAlignment(Value memref, ValueRange indices);
+
+/// The same for indices of which only a power of two dividing each is
+/// known (`indexDivisors`, one per dimension), before they are built.
+int64_t getKnownAccessAlignment(Value memref,
+                                ArrayRef<int64_t> indexDivisors);
 
 } // namespace mlir::tile
 

@@ -14,7 +14,9 @@
 // For rows of 128 bytes or more this is j' = j xor ((i mod 8) * chunk),
 // CUTLASS's Swizzle<3,4,3>; shorter rows share a 128-byte line. A chunk
 // keeps its elements together and in order, so vector accesses of up to
-// 16 bytes, cp.async and ldmatrix rows stay contiguous.
+// 16 bytes, cp.async and ldmatrix rows stay contiguous. The stage of a
+// swizzled buffer in a rolled pipeline is a `memref.view` marked
+// `tile.swizzle`, swizzled the same way from the stage's start.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,11 @@ namespace mlir::tile {
 
 /// The one swizzle span supported, in bytes.
 constexpr int64_t kSwizzleBytes = 128;
+
+/// Marks a `memref.view` that is one stage of a swizzled buffer staged by a
+/// rolled pipeline (tile-software-pipeline): tile-apply-swizzles rewrites
+/// the view's accesses as it does those of a swizzled allocation.
+constexpr llvm::StringLiteral kSwizzledViewAttr = "tile.swizzle";
 
 /// Why a buffer of `type` cannot be swizzled, or nullopt when it can: at
 /// least 2-D, elements of a power-of-two size up to 16 bytes, rows a
