@@ -65,3 +65,21 @@ tile.kernel @view(%i: index) grid [1] threads [32] {
   // expected-error @+1 {{'memref.subview' uses a swizzled shared buffer in a way whose addresses cannot be swizzled (only loads, stores, vector loads and stores, cp.async and ldmatrix of the buffer itself can); give the buffer swizzle = 0}}
   %v = memref.subview %s[0, 0] [32, 32] [1, 1] : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<32x32xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
 }
+
+// -----
+
+// The stage of a swizzled buffer in a rolled pipeline: a view marked
+// `tile.swizzle` (tile-software-pipeline), swizzled from the stage's start
+// like the buffer itself; the raw allocation's other uses are untouched.
+// CHECK-LABEL: tile.kernel @swizzled_stage
+// CHECK: %[[V:.+]] = memref.view
+// CHECK: %[[X:.+]] = arith.muli %{{.+}}, %c8
+// CHECK: %[[J2:.+]] = arith.xori %{{.+}}, %[[X]]
+// CHECK: memref.store %{{.+}}, %[[V]][%{{.+}}, %[[J2]]]
+tile.kernel @swizzled_stage(%stage: index, %i: index, %j: index, %x: f16) grid [1] threads [32] {
+  %raw = tile.alloc_shared {alignment = 128} : memref<65536xi8, #gpu.address_space<workgroup>>
+  %c32768 = arith.constant 32768 : index
+  %shift = arith.muli %stage, %c32768 : index
+  %v = memref.view %raw[%shift][] {tile.swizzle} : memref<65536xi8, #gpu.address_space<workgroup>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+  memref.store %x, %v[%i, %j] : memref<128x128xf16, #gpu.address_space<workgroup>>
+}

@@ -176,3 +176,74 @@ tile.kernel @viewed_operand(%C: memref<8x16xf16>) grid [1] threads [32] {
   %v = memref.subview %As[0, 0] [8, 16] [1, 1] : memref<16x16xf16, #gpu.address_space<workgroup>> to memref<8x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>>
   tile.copy %v to %C : memref<8x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>> to memref<8x16xf16>
 }
+
+// -----
+
+// Rule 6: a fragment A operand (attention's P in O += P V) takes the
+// accumulator layout of an M x K product with the warps split along M
+// only, and so does the gemm that computes it (S = Q K^T, copied to P in
+// f16): S, P and O all get warps [4, 1], 16 rows per warp.
+// CHECK-LABEL: tile.kernel @fragment_a_operand
+// CHECK: %[[S:.+]] = tile.alloc_fragment {layout = [[SP:#tile.layout<shape = \[64, 64\], threads = 128, registers = 32, map = \(d0, d1\) -> \(\(d0 floordiv 32\) \* 16 .*>]]}
+// CHECK: %[[P:.+]] = tile.alloc_fragment {layout = [[SP]]}
+// CHECK: %[[O:.+]] = tile.alloc_fragment {layout = #tile.layout<shape = [64, 32], threads = 128, registers = 16, map = (d0, d1) -> ((d0 floordiv 32) * 16
+// CHECK: tile.gemm {{.*}} {clear, transpose_b, warps = array<i64: 4, 1>}
+// CHECK: tile.gemm %[[P]], {{.*}} {warps = array<i64: 4, 1>}
+tile.kernel @fragment_a_operand() grid [1] threads [128] {
+  %Qs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<64x64xf16, #tile.fragment>
+  %O = tile.alloc_fragment : memref<64x32xf32, #tile.fragment>
+  tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.copy %S to %P : memref<64x64xf32, #tile.fragment> to memref<64x64xf16, #tile.fragment>
+  tile.gemm %P, %Vs, %O : memref<64x64xf16, #tile.fragment>, memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf32, #tile.fragment>
+}
+
+// -----
+
+// The gemm that computes a fragment A operand was given warps [2, 2]: the
+// two layouts conflict, and both ops are named.
+tile.kernel @fragment_a_conflict() grid [1] threads [128] {
+  %Qs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<64x64xf16, #tile.fragment>
+  %O = tile.alloc_fragment : memref<64x32xf32, #tile.fragment>
+  // expected-note @+1 {{this op fixed the mma accumulator layout with warps [2, 2]}}
+  tile.gemm %Qs, %Ks, %S {clear, warps = array<i64: 2, 2>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #tile.fragment>
+  // expected-error @+1 {{conflicting fragment layouts: this op needs the mma A-operand layout with warps [4, 1]}}
+  tile.gemm %S, %Vs, %O : memref<64x64xf16, #tile.fragment>, memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf32, #tile.fragment>
+}
+
+// -----
+
+// tile.for_each_owned: the fragments its body touches at the coordinates
+// share the iterated fragment's layout (here the gemm's); another index is
+// an error.
+// CHECK-LABEL: tile.kernel @for_each_owned
+// CHECK: tile.alloc_fragment {layout = [[MMA:#tile.layout<.*>]]} : memref<32x32xf32
+// CHECK: tile.alloc_fragment {layout = [[MMA]]} : memref<32x32xf16
+tile.kernel @for_each_owned() grid [1] threads [64] {
+  %As = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %out = tile.alloc_fragment : memref<32x32xf16, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
+  tile.for_each_owned %acc (%r, %i, %j) : memref<32x32xf32, #tile.fragment> {
+    %x = memref.load %acc[%i, %j] : memref<32x32xf32, #tile.fragment>
+    %y = arith.truncf %x : f32 to f16
+    memref.store %y, %out[%i, %j] : memref<32x32xf16, #tile.fragment>
+  }
+}
+
+// -----
+
+tile.kernel @for_each_owned_other_index() grid [1] threads [64] {
+  %f = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  tile.for_each_owned %f (%r, %i, %j) : memref<32x32xf32, #tile.fragment> {
+    // expected-error @+1 {{'memref.load' op accesses a fragment element in a 'tile.for_each_owned' at other indices than its coordinates: only the element at the coordinates is held by the running thread}}
+    %x = memref.load %f[%j, %i] : memref<32x32xf32, #tile.fragment>
+  }
+}

@@ -82,6 +82,85 @@ tile.kernel @tf32(%C: memref<16x8xf32>) grid [1] threads [32] {
 
 // -----
 
+// An f16 accumulator: the f16 form of m16n8k16, c0 c1 and c2 c3 packed in
+// vector<2xf16> registers on the way in and out.
+// CHECK-LABEL: tile.kernel @f16_accumulator
+// CHECK: %[[C01:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
+// CHECK: %[[C23:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
+// CHECK: %[[D:.+]] = nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[%[[C01]], %[[C23]]] {{.*}} -> !llvm.struct<(vector<2xf16>, vector<2xf16>)>
+// CHECK: %[[D01:.+]] = llvm.extractvalue %[[D]][0]
+// CHECK: vector.extract %[[D01]][0]
+// SCALAR-LABEL: tile.kernel @f16_accumulator
+// SCALAR-COUNT-4: scf.for %{{.+}} = %c0 to %c16 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (f16)
+tile.kernel @f16_accumulator(%C: memref<16x8xf16>) grid [1] threads [32] {
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x8xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x8xf16, #tile.fragment>
+  tile.clear %acc : memref<16x8xf16, #tile.fragment>
+  tile.gemm %As, %Bs, %acc : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #tile.fragment>
+  tile.copy %acc to %C : memref<16x8xf16, #tile.fragment> to memref<16x8xf16>
+}
+
+// -----
+
+// A fragment A operand (P = f16(A B), then P D): no ldmatrix for it, its
+// registers are the mma's A registers, paired into vector<2xf16>. The
+// first product loads A by ldmatrix.x4 and two B pairs; the second only D.
+// The scalar lowering fetches P's elements from the lanes of the quad that
+// hold them: a shuffle per K step of each of O's 8 registers.
+// CHECK-LABEL: tile.kernel @fragment_a
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK-COUNT-2: nvvm.mma.sync
+// CHECK: arith.truncf
+// CHECK: %[[A0:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
+// CHECK: %[[A1:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
+// CHECK: %[[A2:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
+// CHECK: %[[A3:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
+// CHECK-NOT: {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK-COUNT-2: nvvm.mma.sync A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]
+// SCALAR-LABEL: tile.kernel @fragment_a
+// SCALAR-COUNT-8: gpu.shuffle idx
+// SCALAR-NOT: gpu.shuffle
+tile.kernel @fragment_a(%E: memref<16x16xf32>) grid [1] threads [32] {
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Ds = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<16x16xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<16x16xf16, #tile.fragment>
+  %O = tile.alloc_fragment : memref<16x16xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %S {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf32, #tile.fragment>
+  tile.copy %S to %P : memref<16x16xf32, #tile.fragment> to memref<16x16xf16, #tile.fragment>
+  tile.gemm %P, %Ds, %O {clear} : memref<16x16xf16, #tile.fragment>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf32, #tile.fragment>
+  tile.copy %O to %E : memref<16x16xf32, #tile.fragment> to memref<16x16xf32>
+}
+
+// -----
+
+// tile.for_each_owned: one copy of the body per register of the thread, the
+// register's number a constant, its coordinates the layout's (element
+// (i, j) is register i of thread j here).
+// CHECK-LABEL: tile.kernel @for_each_owned
+// CHECK: %[[TX:.+]] = tile.thread_id x
+// CHECK: %[[REGS:.+]] = tile.alloc_local : memref<4x1xf32>
+// CHECK: memref.load %[[REGS]][%c0, %c0]
+// CHECK: memref.store %{{.+}}, %{{.+}}[%c0, %[[TX]]] : memref<4x32xf32>
+// CHECK: memref.load %[[REGS]][%c1, %c0]
+// CHECK: memref.store %{{.+}}, %{{.+}}[%c1, %[[TX]]] : memref<4x32xf32>
+// CHECK: memref.load %[[REGS]][%c3, %c0]
+// CHECK: memref.store %{{.+}}, %{{.+}}[%c3, %[[TX]]] : memref<4x32xf32>
+// CHECK-NOT: tile.for_each_owned
+tile.kernel @for_each_owned(%Y: memref<4x32xf32>) grid [1] threads [32] {
+  %f = tile.alloc_fragment {layout = #tile.layout<shape = [4, 32], threads = 32, registers = 4, map = (d0, d1) -> (d1, d0)>} : memref<4x32xf32, #tile.fragment>
+  tile.for_each_owned %f (%r, %i, %j) : memref<4x32xf32, #tile.fragment> {
+    %x = memref.load %f[%i, %j] : memref<4x32xf32, #tile.fragment>
+    memref.store %x, %Y[%r, %j] : memref<4x32xf32>
+  }
+}
+
+// -----
+
 // tile.parallel over a fragment: one copy of the body per register (here a
 // blocked 8x32 fragment over 32 threads: 8 registers), at the register's
 // coordinates; the fragment accesses become register accesses; fill and

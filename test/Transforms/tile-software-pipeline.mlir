@@ -154,6 +154,30 @@ tile.kernel @rolled(%X: memref<?xf32>, %Y: memref<32xf32>, %n: index) grid [1] t
 
 // -----
 
+// Rolled with a swizzled buffer: every stage view is marked `tile.swizzle`,
+// which tile-apply-swizzles rewrites like the buffer; the allocation keeps
+// the swizzle's 128-byte alignment.
+// CHECK-LABEL: tile.kernel @rolled_swizzled
+// BARRIERS-LABEL: tile.kernel @rolled_swizzled
+// CHECK: %[[RAW:.+]] = tile.alloc_shared {alignment = 128 : i64} : memref<49152xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[RAW]][%{{.+}}][] {tile.swizzle}
+// CHECK: tile.serial
+// CHECK: memref.view %[[RAW]][%{{.+}}][] {tile.swizzle}
+// CHECK: memref.view %[[RAW]][%{{.+}}][] {tile.swizzle}
+tile.kernel @rolled_swizzled(%X: memref<?x64xf16>, %Y: memref<128x64xf16>, %n: index) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %buf = tile.alloc_shared {swizzle = 128} : memref<128x64xf16, #gpu.address_space<workgroup>>
+  tile.pipelined %k = %c0 to %n step %c1 stages 3 rolled {
+    %off = arith.muli %k, %c128 : index
+    tile.copy %X[%off, %c0] to %buf : memref<?x64xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %buf to %Y[%c0, %c0] : memref<128x64xf16, #gpu.address_space<workgroup>> to memref<128x64xf16>
+  }
+}
+
+// -----
+
 // Nothing to pipeline: a serial loop.
 // CHECK-LABEL: tile.kernel @nothing
 // BARRIERS-LABEL: tile.kernel @nothing

@@ -878,8 +878,48 @@ tile.kernel @gemm_types() grid [1] threads [128] {
 tile.kernel @gemm_global_operand(%A: memref<64x32xf16>) grid [1] threads [128] {
   %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
-  // expected-error @+1 {{'tile.gemm' op operand A must be in shared memory (#gpu.address_space<workgroup>), got 'memref<64x32xf16>'}}
+  // expected-error @+1 {{'tile.gemm' op operand A must be in shared memory (#gpu.address_space<workgroup>) or a fragment, got 'memref<64x32xf16>'}}
   tile.gemm %A, %Bs, %acc : memref<64x32xf16>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_fragment_b() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %B = tile.alloc_fragment : memref<32x64xf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op operand B must be in shared memory (#gpu.address_space<workgroup>), got 'memref<32x64xf16, #tile.fragment>'}}
+  tile.gemm %As, %B, %acc : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #tile.fragment>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_fragment_a_transposed() grid [1] threads [128] {
+  %A = tile.alloc_fragment : memref<32x64xf16, #tile.fragment>
+  %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op a fragment A operand is held as M x K: 'transpose_a' does not apply to it}}
+  tile.gemm %A, %Bs, %acc {transpose_a} : memref<32x64xf16, #tile.fragment>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_fragment_a_tf32() grid [1] threads [128] {
+  %A = tile.alloc_fragment : memref<64x32xf32, #tile.fragment>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op a fragment A operand must hold f16 or bf16 (the mma.sync m16n8k16 operand registers), got 'f32'}}
+  tile.gemm %A, %Bs, %acc : memref<64x32xf32, #tile.fragment>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @gemm_fragment_a_warps() grid [1] threads [128] {
+  %A = tile.alloc_fragment : memref<64x32xf16, #tile.fragment>
+  %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op a fragment A operand needs the warps to split M only (warps [W, 1]): each warp holds whole rows of A; got warps [2, 2]}}
+  tile.gemm %A, %Bs, %acc {warps = array<i64: 2, 2>} : memref<64x32xf16, #tile.fragment>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
 }
 
 // -----
@@ -990,4 +1030,22 @@ tile.kernel @copy_fragment_alloca(%A: memref<32xf16>) grid [1] threads [32] {
 tile.kernel @layout_too_large() grid [1] threads [32] {
   // expected-error @+1 {{a fragment of more than 1048576 elements is too large for registers}}
   %f = tile.alloc_fragment {layout = #tile.layout<shape = [3, 6148914691236517206], threads = 1, registers = 2, map = (d0, d1) -> (d0, d1)>} : memref<3x2xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @for_each_owned_not_fragment() grid [1] threads [32] {
+  %s = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.for_each_owned' op iterates over a fragment ('#tile.fragment' memory space), got 'memref<32xf32, #gpu.address_space<workgroup>>'}}
+  tile.for_each_owned %s (%r, %i) : memref<32xf32, #gpu.address_space<workgroup>> {
+  }
+}
+
+// -----
+
+tile.kernel @for_each_owned_arguments() grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<32x4xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.for_each_owned' op takes the register number and one coordinate per dimension of the fragment: 3 block arguments, got 2}}
+  tile.for_each_owned %f (%r, %i) : memref<32x4xf32, #tile.fragment> {
+  }
 }

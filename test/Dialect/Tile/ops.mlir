@@ -267,6 +267,9 @@ tile.kernel @uniform_after_full_reduction(%A: memref<128xf32>) grid [1] threads 
 // CHECK: tile.gemm %{{.+}}, %{{.+}}, %[[ACC]] {clear, transpose_b, warps = array<i64: 2, 2>} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x32xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
 // CHECK: tile.gemm %{{.+}}, %{{.+}}, %[[ACC]] {lowering = #tile.gemm_lowering<scalar>, transpose_a}
 // CHECK: tile.parallel (%{{.+}}, %{{.+}}) in [64, 64] {
+// CHECK: tile.for_each_owned %[[ACC]] (%[[R:.+]], %[[I:.+]], %[[J:.+]]) : memref<64x64xf32, #tile.fragment> {
+// CHECK:   memref.load %[[ACC]][%[[I]], %[[J]]]
+// CHECK:   arith.index_cast %[[R]]
 // CHECK: tile.copy %[[ACC]] to %{{.+}}[%{{.+}}, %{{.+}}] : memref<64x64xf32, #tile.fragment> to memref<?x?xf16>
 tile.kernel @fragments(%C: memref<?x?xf16>) grid [1] threads [128] {
   %c0 = arith.constant 0 : index
@@ -280,6 +283,13 @@ tile.kernel @fragments(%C: memref<?x?xf16>) grid [1] threads [128] {
   tile.parallel (%i, %j) in [64, 64] {
     %x = memref.load %acc[%i, %j] : memref<64x64xf32, #tile.fragment>
     %y = arith.mulf %x, %x : f32
+    memref.store %y, %acc[%i, %j] : memref<64x64xf32, #tile.fragment>
+  }
+  tile.for_each_owned %acc (%r, %i, %j) : memref<64x64xf32, #tile.fragment> {
+    %x = memref.load %acc[%i, %j] : memref<64x64xf32, #tile.fragment>
+    %ri = arith.index_cast %r : index to i32
+    %rf = arith.sitofp %ri : i32 to f32
+    %y = arith.addf %x, %rf : f32
     memref.store %y, %acc[%i, %j] : memref<64x64xf32, #tile.fragment>
   }
   tile.copy %acc to %C[%c0, %c0] : memref<64x64xf32, #tile.fragment> to memref<?x?xf16>

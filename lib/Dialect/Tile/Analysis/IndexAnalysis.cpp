@@ -104,6 +104,12 @@ static OptRange blockArgumentRange(BlockArgument arg, unsigned depth) {
   }
   if (auto parallel = dyn_cast<ParallelOp>(owner))
     return IndexRange{0, parallel.getExtents()[arg.getArgNumber()] - 1};
+  if (auto owned = dyn_cast<ForEachOwnedOp>(owner)) {
+    if (arg.getArgNumber() == 0)
+      return std::nullopt;
+    auto type = cast<MemRefType>(owned.getFragment().getType());
+    return IndexRange{0, type.getDimSize(arg.getArgNumber() - 1) - 1};
+  }
   if (auto loop = dyn_cast<LoopLikeOpInterface>(owner)) {
     std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
     std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds();

@@ -68,6 +68,12 @@ public:
       if (LayoutAttr layout = alloc.getLayoutAttr())
         if (failed(fix(alloc, layout, alloc, "its explicit layout")))
           return failure();
+    // Groups read as a gemm's A operand: the gemms that make them split
+    // their warps along M only, as the reader must.
+    kernel.getBody().walk([&](GemmOp gemm) {
+      if (AllocFragmentOp a = getFragmentAllocation(gemm.getA()))
+        aOperandGroups.insert(groups.getLeaderValue(a.getOperation()));
+    });
     WalkResult walk = kernel.getBody().walk([&](GemmOp gemm) {
       return failed(seedGemm(gemm)) ? WalkResult::interrupt()
                                     : WalkResult::advance();
@@ -135,17 +141,35 @@ private:
     return diag;
   }
 
-  /// The accumulator layout of `gemm`, with its warp grid.
+  /// The accumulator layout of `gemm`, with its warp grid, and the layout
+  /// of a fragment A operand.
   LogicalResult seedGemm(GemmOp gemm) {
     AllocFragmentOp alloc = getFragmentAllocation(gemm.getC());
     if (!alloc)
       return gemm.emitOpError("operand C must be a 'tile.alloc_fragment' "
                               "(not a view of one)");
-    int64_t m = gemm.getM(), n = gemm.getN();
+    AllocFragmentOp a = getFragmentAllocation(gemm.getA());
+    if (!a && isFragment(gemm.getA()))
+      return gemm.emitOpError("operand A must be a 'tile.alloc_fragment' "
+                              "(not a view of one)");
+    int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
     int64_t warps = kernel.getNumThreads() / kWarpSize;
+    // A fragment A operand is held by the warps that hold its rows, whole:
+    // its gemm, and the gemm that computes it, split M only.
+    bool splitMOnly =
+        a || aOperandGroups.contains(groups.getLeaderValue(alloc.getOperation()));
     std::pair<int64_t, int64_t> grid;
     if (std::optional<ArrayRef<int64_t>> given = gemm.getWarps()) {
       grid = {(*given)[0], (*given)[1]};
+    } else if (splitMOnly) {
+      if (m % (warps * kMmaTileRows) != 0)
+        return gemm.emitOpError("splits its ")
+               << warps << " warps along M only ("
+               << (a ? "its A operand is a fragment"
+                     : "its accumulator feeds a gemm's A operand")
+               << "), which needs M a multiple of 16 x " << warps
+               << ", got " << m;
+      grid = {warps, 1};
     } else {
       std::optional<std::pair<int64_t, int64_t>> chosen =
           chooseMmaWarps(m, n, warps);
@@ -160,9 +184,21 @@ private:
     gemmWarps[gemm] = grid;
     LayoutAttr layout = getMmaAccumulatorLayout(kernel.getContext(), {m, n},
                                                 grid.first, grid.second);
-    return fix(alloc, layout, gemm,
-               "the mma accumulator layout with warps " +
-                   formatPair(grid.first, grid.second));
+    if (failed(fix(alloc, layout, gemm,
+                   "the mma accumulator layout with warps " +
+                       formatPair(grid.first, grid.second))))
+      return failure();
+    if (!a)
+      return success();
+    LayoutAttr aLayout = getMmaAccumulatorLayout(kernel.getContext(), {m, k},
+                                                 grid.first, 1);
+    if (!aLayout)
+      return gemm.emitOpError("a fragment A operand needs K a multiple of "
+                              "8, got ")
+             << k;
+    return fix(a, aLayout, gemm,
+               "the mma A-operand layout with warps " +
+                   formatPair(grid.first, 1));
   }
 
   /// Checks every use of a fragment and records the groups it joins.
@@ -177,9 +213,9 @@ private:
             "fragment's layout spreads it over every thread of the block, "
             "and a role has only some of them (not supported yet)");
       if (auto gemm = dyn_cast<GemmOp>(user)) {
-        if (use.getOperandNumber() != 2)
-          return gemm.emitOpError("takes its A and B operands from shared "
-                                  "memory; a fragment is only its "
+        if (use.getOperandNumber() == 1)
+          return gemm.emitOpError("takes its B operand from shared memory; "
+                                  "a fragment is its A operand or its "
                                   "accumulator C");
         continue;
       }
@@ -205,23 +241,50 @@ private:
           return failure();
         continue;
       }
+      if (auto owned = dyn_cast<ForEachOwnedOp>(user)) {
+        joinOwned(owned, alloc);
+        continue;
+      }
       return user->emitOpError("cannot use a fragment: fragments are "
                                "accessed by tile.copy, tile.fill, "
                                "tile.clear, tile.gemm, and by loads and "
                                "stores inside a tile.parallel over their "
-                               "index space");
+                               "index space or a tile.for_each_owned at "
+                               "its coordinates");
     }
     return success();
   }
 
+  /// `alloc` shares the layout of the fragment `owned` iterates over.
+  void joinOwned(ForEachOwnedOp owned, AllocFragmentOp alloc) {
+    auto [it, inserted] =
+        ownedMembers.try_emplace(owned.getOperation(), alloc);
+    if (!inserted)
+      groups.unionSets(it->second.getOperation(), alloc.getOperation());
+  }
+
   /// A load or store of a fragment element: inside a tile.parallel over the
-  /// fragment's index space, at its induction variables.
+  /// fragment's index space, at its induction variables, or inside a
+  /// tile.for_each_owned at its coordinates.
   LogicalResult checkElementAccess(AllocFragmentOp alloc, Operation *access) {
-    auto parallel = access->getParentOfType<ParallelOp>();
     ValueRange indices = isa<memref::LoadOp>(access)
                              ? cast<memref::LoadOp>(access).getIndices()
                              : cast<memref::StoreOp>(access).getIndices();
     MemRefType type = alloc.getResult().getType();
+    auto owned = access->getParentOfType<ForEachOwnedOp>();
+    auto parallel = access->getParentOfType<ParallelOp>();
+    // The nearest of the two decides.
+    if (owned && !(parallel && owned->isProperAncestor(parallel))) {
+      if (cast<MemRefType>(owned.getFragment().getType()).getShape() !=
+              type.getShape() ||
+          !llvm::equal(indices, owned.getCoordinates()))
+        return access->emitOpError(
+            "accesses a fragment element in a 'tile.for_each_owned' at "
+            "other indices than its coordinates: only the element at the "
+            "coordinates is held by the running thread");
+      joinOwned(owned, alloc);
+      return success();
+    }
     if (!parallel || parallel.getExtents() != type.getShape() ||
         !llvm::equal(indices, parallel.getInductionVars()))
       return access->emitOpError(
@@ -246,6 +309,10 @@ private:
   DenseMap<Operation *, Fixed> fixed;
   llvm::MapVector<Operation *, std::pair<int64_t, int64_t>> gemmWarps;
   llvm::MapVector<Operation *, AllocFragmentOp> parallelMembers;
+  /// A fragment each tile.for_each_owned shares its layout with.
+  llvm::MapVector<Operation *, AllocFragmentOp> ownedMembers;
+  /// Leaders of the groups that some gemm reads as its A operand.
+  llvm::DenseSet<Operation *> aOperandGroups;
 };
 
 } // namespace

@@ -86,16 +86,26 @@ LogicalResult GemmOp::verify() {
   auto a = cast<MemRefType>(getA().getType());
   auto b = cast<MemRefType>(getB().getType());
   MemRefType c = getC().getType();
+  bool fragmentA = getMemorySpace(a) == MemorySpace::Fragment;
   for (auto [name, type] : {std::make_pair("A", a), std::make_pair("B", b)}) {
     if (type.getRank() != 2 || !type.hasStaticShape())
       return emitOpError("operand ")
              << name << " must be a 2-D tile of static shape, got " << type;
-    if (getMemorySpace(type) != MemorySpace::Shared)
+    bool isA = StringRef(name) == "A";
+    if (getMemorySpace(type) != MemorySpace::Shared && !(isA && fragmentA))
       return emitOpError("operand ")
              << name
-             << " must be in shared memory (#gpu.address_space<workgroup>), "
-                "got "
-             << type;
+             << " must be in shared memory (#gpu.address_space<workgroup>)"
+             << (isA ? " or a fragment" : "") << ", got " << type;
+  }
+  if (fragmentA) {
+    if (getTransposeA())
+      return emitOpError("a fragment A operand is held as M x K: "
+                         "'transpose_a' does not apply to it");
+    if (!a.getElementType().isF16() && !a.getElementType().isBF16())
+      return emitOpError("a fragment A operand must hold f16 or bf16 (the "
+                         "mma.sync m16n8k16 operand registers), got ")
+             << a.getElementType();
   }
   if (c.getRank() != 2 || getMemorySpace(c) != MemorySpace::Fragment)
     return emitOpError("operand C (the accumulator) must be a 2-D fragment "
@@ -137,6 +147,11 @@ LogicalResult GemmOp::verify() {
              << (*warps)[0] << ", " << (*warps)[1] << "] hold "
              << (*warps)[0] * (*warps)[1] * kWarpSize
              << " threads but the block has " << threads;
+    if (fragmentA && (*warps)[1] != 1)
+      return emitOpError("a fragment A operand needs the warps to split M "
+                         "only (warps [W, 1]): each warp holds whole rows of "
+                         "A; got warps [")
+             << (*warps)[0] << ", " << (*warps)[1] << "]";
     if (m % ((*warps)[0] * kMmaTileRows) != 0 ||
         n % ((*warps)[1] * kMmaTileCols) != 0)
       return emitOpError("warps [")
@@ -150,9 +165,58 @@ LogicalResult GemmOp::verify() {
     if (aK % kStep != 0)
       return emitOpError("mma_sync lowering needs K to be a multiple of ")
              << kStep << ", got " << aK;
-    if (c.getElementType().isF16())
-      return emitOpError("mma_sync lowering accumulates in f32; use "
-                         "lowering = scalar for an f16 accumulator");
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.for_each_owned
+//===----------------------------------------------------------------------===//
+
+/// `tile.for_each_owned %frag (%r, %i, %j) : type { body } attr-dict`
+ParseResult ForEachOwnedOp::parse(OpAsmParser &parser,
+                                  OperationState &result) {
+  OpAsmParser::UnresolvedOperand fragment;
+  SmallVector<OpAsmParser::Argument> arguments;
+  Type type;
+  if (parser.parseOperand(fragment) ||
+      parser.parseArgumentList(arguments, OpAsmParser::Delimiter::Paren) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperand(fragment, type, result.operands))
+    return failure();
+  for (OpAsmParser::Argument &argument : arguments)
+    argument.type = parser.getBuilder().getIndexType();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, arguments))
+    return failure();
+  ensureTerminator(*body, parser.getBuilder(), result.location);
+  return parser.parseOptionalAttrDict(result.attributes);
+}
+
+void ForEachOwnedOp::print(OpAsmPrinter &p) {
+  p << ' ' << getFragment() << " (";
+  llvm::interleaveComma(getBody().getArguments(), p,
+                        [&](BlockArgument argument) { p << argument; });
+  p << ") : " << getFragment().getType() << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+  p.printOptionalAttrDict((*this)->getAttrs());
+}
+
+LogicalResult ForEachOwnedOp::verify() {
+  auto type = cast<MemRefType>(getFragment().getType());
+  if (getMemorySpace(type) != MemorySpace::Fragment)
+    return emitOpError("iterates over a fragment ('#tile.fragment' memory "
+                       "space), got ")
+           << type;
+  Block &body = getBody().front();
+  if (body.getNumArguments() != static_cast<unsigned>(type.getRank()) + 1)
+    return emitOpError("takes the register number and one coordinate per "
+                       "dimension of the fragment: ")
+           << type.getRank() + 1 << " block arguments, got "
+           << body.getNumArguments();
+  if (llvm::any_of(body.getArgumentTypes(),
+                   [](Type t) { return !t.isIndex(); }))
+    return emitOpError("block arguments must be of type 'index'");
   return success();
 }

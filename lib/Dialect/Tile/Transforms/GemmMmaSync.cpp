@@ -10,6 +10,13 @@
 //   tf32: ldmatrix moves 16-bit elements, so A and B are read with
 //   ordinary shared loads in the m16n8k8 operand layouts.
 //
+// A fragment A (attention's P) is already in registers: the accumulator
+// layout of an M x K product holds the m16n8k16 A operand registers as
+// they are (readARegisters), so it needs no load at all.
+//
+// An f16 accumulator (f16 inputs) uses the f16 form of m16n8k16: the same
+// element layout, c0 c1 and c2 c3 packed in two f16x2 registers.
+//
 // The MMA is `nvvm.mma.sync` (nvgpu.mma.sync has no bf16). The
 // accumulators stay SSA values across the K steps; they are read from and
 // written back to C's registers once per tile.gemm. C's registers 4t..4t+3
@@ -39,8 +46,9 @@ namespace {
 /// Emits the per-warp operand loads and MMAs of one tile.gemm.
 class MmaSyncEmitter {
 public:
-  MmaSyncEmitter(OpBuilder &builder, GemmOp gemm, Value thread)
-      : b(builder), loc(gemm.getLoc()), gemm(gemm) {
+  MmaSyncEmitter(OpBuilder &builder, GemmOp gemm,
+                 const FragmentRegisters *aRegisters, Value thread)
+      : b(builder), loc(gemm.getLoc()), gemm(gemm), aRegisters(aRegisters) {
     ArrayRef<int64_t> warps = *gemm.getWarps();
     warpsN = warps[1];
     warpRows = gemm.getM() / warps[0];
@@ -48,6 +56,7 @@ public:
     tilesM = warpRows / kMmaTileRows;
     tilesN = warpCols / kMmaTileCols;
     elementType = cast<MemRefType>(gemm.getA().getType()).getElementType();
+    accType = gemm.getC().getType().getElementType();
     tf32 = elementType.isF32();
     kStep = tf32 ? 8 : 16;
     lane = arith::RemUIOp::create(b, loc, thread, constant(tile::kWarpSize));
@@ -66,23 +75,27 @@ public:
       return gemm.emitOpError("mma_sync lowering needs K to be a multiple "
                               "of ")
              << kStep << ", got " << gemm.getK();
-    Type f32 = b.getF32Type();
-    // Accumulators in: c0..c3 of each m16n8 tile.
+    // Accumulators in: c0..c3 of each m16n8 tile (f16: c0 c1 and c2 c3
+    // packed in a vector<2xf16> each, as the instruction takes them).
     SmallVector<SmallVector<Value, 4>> acc;
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
     for (int64_t t = 0; t < tilesM * tilesN; ++t) {
-      SmallVector<Value, 4> &tile = acc.emplace_back();
+      SmallVector<Value, 4> elements;
       for (int64_t e = 0; e < 4; ++e)
-        tile.push_back(gemm.getClear()
-                           ? zero
-                           : memref::LoadOp::create(
-                                 b, loc, c.buffer, c.indices(b, loc, 4 * t + e))
-                                 .getResult());
+        elements.push_back(gemm.getClear()
+                               ? zero
+                               : memref::LoadOp::create(
+                                     b, loc, c.buffer,
+                                     c.indices(b, loc, 4 * t + e))
+                                     .getResult());
+      acc.push_back(packAccumulators(elements));
     }
     for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
       SmallVector<SmallVector<Value, 4>> aTiles, bTiles;
       for (int64_t tm = 0; tm < tilesM; ++tm)
-        aTiles.push_back(tf32 ? loadATF32(tm, k0) : loadA(tm, k0));
+        aTiles.push_back(aRegisters ? readARegisters(tm, k0)
+                         : tf32     ? loadATF32(tm, k0)
+                                    : loadA(tm, k0));
       if (tf32) {
         for (int64_t tn = 0; tn < tilesN; ++tn)
           bTiles.push_back(loadBTF32(tn, k0));
@@ -96,10 +109,12 @@ public:
               mma(aTiles[tm], bTiles[tn], acc[tm * tilesN + tn]);
     }
     // Accumulators out.
-    for (int64_t t = 0; t < tilesM * tilesN; ++t)
+    for (int64_t t = 0; t < tilesM * tilesN; ++t) {
+      SmallVector<Value, 4> elements = unpackAccumulators(acc[t]);
       for (int64_t e = 0; e < 4; ++e)
-        memref::StoreOp::create(b, loc, acc[t][e], c.buffer,
+        memref::StoreOp::create(b, loc, elements[e], c.buffer,
                                 c.indices(b, loc, 4 * t + e));
+    }
     return success();
   }
 
@@ -128,13 +143,35 @@ private:
     return arith::MulIOp::create(b, loc, v, constant(d));
   }
 
+  /// c0..c3 of a tile as the instruction's C registers: four f32, or two
+  /// vector<2xf16> (c0 c1, c2 c3) for an f16 accumulator.
+  SmallVector<Value, 4> packAccumulators(ArrayRef<Value> elements) {
+    if (!accType.isF16())
+      return SmallVector<Value, 4>(elements);
+    auto pairType = VectorType::get({2}, accType);
+    return {vector::FromElementsOp::create(b, loc, pairType,
+                                           elements.take_front(2)),
+            vector::FromElementsOp::create(b, loc, pairType,
+                                           elements.drop_front(2))};
+  }
+  /// The inverse: c0..c3.
+  SmallVector<Value, 4> unpackAccumulators(ArrayRef<Value> regs) {
+    if (!accType.isF16())
+      return SmallVector<Value, 4>(regs);
+    SmallVector<Value, 4> elements;
+    for (Value pair : regs)
+      for (int64_t e = 0; e < 2; ++e)
+        elements.push_back(
+            vector::ExtractOp::create(b, loc, pair, ArrayRef<int64_t>{e}));
+    return elements;
+  }
+
   /// One `mma.sync` m16n8k{16,8}: A and B as their 32-bit registers, C as
-  /// c0..c3; returns d0..d3.
+  /// packAccumulators gives them; returns D the same way.
   SmallVector<Value, 4> mma(ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                             ArrayRef<Value> c) {
-    Type f32 = b.getF32Type();
     auto resultType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(4, f32));
+        b.getContext(), llvm::to_vector(ValueRange(c).getTypes()));
     NVVM::MMATypes type = tf32                   ? NVVM::MMATypes::tf32
                           : elementType.isBF16() ? NVVM::MMATypes::bf16
                                                  : NVVM::MMATypes::f16;
@@ -146,7 +183,7 @@ private:
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                        NVVM::MMALayout::col});
     SmallVector<Value, 4> d;
-    for (int64_t e = 0; e < 4; ++e)
+    for (int64_t e = 0, count = c.size(); e < count; ++e)
       d.push_back(LLVM::ExtractValueOp::create(b, loc, result, e));
     return d;
   }
@@ -189,6 +226,34 @@ private:
                                              /*transpose=*/gemm.getTransposeA(),
                                              /*numTiles=*/4);
     return splitRegisters(loaded, 0, 4);
+  }
+
+  /// The A tile (16 x 16) of tile row `tm` at K offset `k0` from a fragment
+  /// A in the accumulator layout of an M x K product (warps [W, 1]): its
+  /// m16n8 tiles (tm, k0 / 8) and (tm, k0 / 8 + 1) hold, in c0 c1 / c2 c3,
+  /// exactly a0 a1 / a2 a3 and a4 a5 / a6 a7 (the registers 4 t + e of tile
+  /// t = tm * (K / 8) + tk, getMmaAccumulatorLayout).
+  SmallVector<Value, 4> readARegisters(int64_t tm, int64_t k0) {
+    int64_t tilesK = gemm.getK() / kMmaTileCols;
+    SmallVector<Value, 4> regs;
+    for (int64_t tk = k0 / kMmaTileCols; tk < k0 / kMmaTileCols + 2; ++tk) {
+      for (int64_t pair = 0; pair < 2; ++pair) {
+        int64_t first = 4 * (tm * tilesK + tk) + 2 * pair;
+        SmallVector<Value, 2> halves;
+        for (int64_t reg = first; reg < first + 2; ++reg)
+          halves.push_back(memref::LoadOp::create(
+              b, loc, aRegisters->buffer, aRegisters->indices(b, loc, reg)));
+        Value packed = vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, elementType), halves);
+        if (!elementType.isF16()) {
+          Value word = vector::BitCastOp::create(
+              b, loc, VectorType::get({1}, b.getI32Type()), packed);
+          packed = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+        }
+        regs.push_back(packed);
+      }
+    }
+    return regs;
   }
 
   /// The B tiles (16 x 8) of tile columns `tn` and `tn + 1` at K offset
@@ -262,8 +327,10 @@ private:
   OpBuilder &b;
   Location loc;
   GemmOp gemm;
+  /// A's registers when A is a fragment, else null.
+  const FragmentRegisters *aRegisters;
   int64_t warpsN, warpRows, warpCols, tilesM, tilesN, kStep;
-  Type elementType;
+  Type elementType, accType;
   bool tf32;
   Value lane, rowBase, colBase;
 };
@@ -292,12 +359,23 @@ static LogicalResult checkLdMatrixRows(GemmOp gemm, Value tile,
 
 LogicalResult tile::lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
                                        const FragmentRegisters &c,
+                                       const FragmentRegisters *a,
                                        Value thread) {
   if (!gemm.getWarps())
     return gemm.emitOpError("has no warp grid: run tile-infer-layouts first");
+  ArrayRef<int64_t> warps = *gemm.getWarps();
+  if (a) {
+    LayoutAttr expected = getMmaAccumulatorLayout(
+        gemm.getContext(), {gemm.getM(), gemm.getK()}, warps[0], 1);
+    if (warps[1] != 1 || a->layout != expected)
+      return gemm.emitOpError("mma_sync lowering reads a fragment A "
+                              "operand in the accumulator layout of an M x "
+                              "K product with warps [W, 1]; got warps [")
+             << warps[0] << ", " << warps[1] << "] and layout " << a->layout;
+  }
   bool tf32 = cast<MemRefType>(gemm.getA().getType()).getElementType().isF32();
-  if (!tf32 && (failed(checkLdMatrixRows(gemm, gemm.getA(), "A")) ||
+  if (!tf32 && ((!a && failed(checkLdMatrixRows(gemm, gemm.getA(), "A"))) ||
                 failed(checkLdMatrixRows(gemm, gemm.getB(), "B"))))
     return failure();
-  return MmaSyncEmitter(builder, gemm, thread).emit(c);
+  return MmaSyncEmitter(builder, gemm, a, thread).emit(c);
 }

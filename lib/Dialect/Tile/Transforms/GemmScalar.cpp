@@ -5,13 +5,15 @@
 // column of B, read from shared memory. It uses C's real layout, so on the
 // CPU target it checks the layout machinery (inference, copies, parallel
 // loops over fragments), not only the arithmetic. f32 inputs are rounded to
-// tf32 (10 mantissa bits), as the tensor cores do.
+// tf32 (10 mantissa bits), as the tensor cores do. A fragment A operand is
+// read across the lanes of a quad with shuffles (readAElement).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -34,10 +36,69 @@ Value tile::roundToTF32(OpBuilder &builder, Location loc, Value value) {
       arith::BitcastOp::create(builder, loc, value.getType(), rounded));
 }
 
+/// Element (row, k) of a fragment A operand, read by the thread holding C's
+/// element in `row`: A is in the accumulator layout of an M x K product
+/// with warps [W, 1] (getMmaAccumulatorLayout), whose row r is held by the
+/// 4 lanes 4 (r mod 8) + q of its warp, element k by q = (k mod 8) / 2 in
+/// register 4 (tm * K/8 + k/8) + 2 ((r mod 16) / 8) + k mod 2. The reading
+/// thread holds the same row, so it asks that register of lane 4 (lane / 4)
+/// + q: every lane of the quad reads the same register, and a shuffle
+/// fetches it (an f32 on the way: 16-bit values do not shuffle).
+static Value readAElement(OpBuilder &builder, Location loc, GemmOp gemm,
+                          const FragmentRegisters &a, Value thread, Value row,
+                          Value k) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto div = [&](Value v, int64_t d) -> Value {
+    return arith::DivUIOp::create(builder, loc, v, constant(d));
+  };
+  auto rem = [&](Value v, int64_t d) -> Value {
+    return arith::RemUIOp::create(builder, loc, v, constant(d));
+  };
+  auto mul = [&](Value v, int64_t d) -> Value {
+    return arith::MulIOp::create(builder, loc, v, constant(d));
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(builder, loc, x, y);
+  };
+  int64_t warpRows = gemm.getM() / (*gemm.getWarps())[0];
+  int64_t tilesK = gemm.getK() / kMmaTileCols;
+  Value tm = div(rem(row, warpRows), kMmaTileRows);
+  Value reg = add(add(mul(add(mul(tm, tilesK), div(k, kMmaTileCols)), 4),
+                      mul(div(rem(row, kMmaTileRows), 8), 2)),
+                  rem(k, 2));
+  // The buffer is [registers / run, run].
+  Value value = memref::LoadOp::create(builder, loc, a.buffer,
+                                       ValueRange{div(reg, a.run),
+                                                  rem(reg, a.run)});
+  Value wide = arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
+  Value lane = rem(thread, kWarpSize);
+  Value source = add(mul(div(lane, 4), 4), div(rem(k, 8), 2));
+  Type i32 = builder.getI32Type();
+  Value sourceLane = arith::IndexCastOp::create(builder, loc, i32, source);
+  Value width = arith::ConstantIntOp::create(builder, loc, i32, kWarpSize);
+  return gpu::ShuffleOp::create(builder, loc, wide, sourceLane, width,
+                                gpu::ShuffleMode::IDX)
+      .getShuffleResult();
+}
+
 LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
                                       const FragmentRegisters &c,
+                                      const FragmentRegisters *a,
                                       Value thread) {
   Location loc = gemm.getLoc();
+  if (a) {
+    ArrayRef<int64_t> warps = *gemm.getWarps();
+    if (warps[1] != 1 ||
+        a->layout != getMmaAccumulatorLayout(gemm.getContext(),
+                                             {gemm.getM(), gemm.getK()},
+                                             warps[0], 1))
+      return gemm.emitOpError("reads a fragment A operand in the "
+                              "accumulator layout of an M x K product with "
+                              "warps [W, 1] only; got layout ")
+             << a->layout;
+  }
   Type accumulator = gemm.getC().getType().getElementType();
   bool tf32 = cast<MemRefType>(gemm.getA().getType()).getElementType().isF32();
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
@@ -68,11 +129,18 @@ LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
           value = arith::ExtFOp::create(builder, loc, accumulator, value);
         return value;
       };
-      Value a = operand(gemm.getA(), ij[0], gemm.getTransposeA());
+      Value aValue;
+      if (a) {
+        aValue = readAElement(builder, loc, gemm, *a, thread, ij[0], kk);
+        if (aValue.getType() != accumulator)
+          aValue = arith::TruncFOp::create(builder, loc, accumulator, aValue);
+      } else {
+        aValue = operand(gemm.getA(), ij[0], gemm.getTransposeA());
+      }
       // B is KxN: element (k, j); transposed it is NxK: (j, k).
       Value b = operand(gemm.getB(), ij[1], !gemm.getTransposeB());
-      Value sum =
-          math::FmaOp::create(builder, loc, a, b, loop.getRegionIterArg(0));
+      Value sum = math::FmaOp::create(builder, loc, aValue, b,
+                                      loop.getRegionIterArg(0));
       scf::YieldOp::create(builder, loc, sum);
     }
     memref::StoreOp::create(builder, loc, loop.getResult(0), c.buffer,

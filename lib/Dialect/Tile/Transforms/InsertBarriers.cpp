@@ -293,7 +293,7 @@ FailureOr<bool> BarrierPlacer::walkBlock(Block &block, Accesses &pending,
     bool atomicUnit =
         op->getNumRegions() == 0 ||
         isa<ParallelOp, CopyOp, FillOp, ClearOp, ThreadAllReduceOp,
-            WarpSpecializeOp>(op);
+            WarpSpecializeOp, ForEachOwnedOp>(op);
     if (atomicUnit) {
       Accesses accesses;
       analysis.collect(op, accesses);

@@ -143,6 +143,10 @@ public:
         }
         return WalkResult::advance();
       }
+      if (isa<ForEachOwnedOp>(op)) {
+        users.push_back(op);
+        return WalkResult::skip();
+      }
       if (isa<CopyOp, FillOp, ClearOp, GemmOp>(op) &&
           llvm::any_of(op->getOperands(),
                        [&](Value v) { return registers.count(v); }))
@@ -154,7 +158,18 @@ public:
       LogicalResult result =
           llvm::TypeSwitch<Operation *, LogicalResult>(op)
               .Case([&](ParallelOp parallel) {
-                return lowerParallel(opBuilder, parallel);
+                return unrollOverRegisters(
+                    opBuilder, parallel, parallel.getLayoutAttr(),
+                    parallel.getInductionVars(), /*registerArg=*/nullptr);
+              })
+              .Case([&](ForEachOwnedOp owned) -> LogicalResult {
+                auto it = registers.find(owned.getFragment());
+                if (it == registers.end())
+                  return owned.emitOpError("iterates over a fragment that "
+                                           "is not a 'tile.alloc_fragment'");
+                return unrollOverRegisters(
+                    opBuilder, owned, it->second.layout,
+                    owned.getCoordinates(), owned.getRegister());
               })
               .Case([&](CopyOp copy) { return lowerCopy(opBuilder, copy); })
               .Case([&](FillOp fill) {
@@ -188,18 +203,27 @@ public:
   }
 
 private:
-  /// One copy of the body per register, at the register's coordinates.
-  LogicalResult lowerParallel(OpBuilder &builder, ParallelOp parallel) {
-    LayoutAttr layout = parallel.getLayoutAttr();
+  /// One copy of the body of `loop` (a tile.parallel over a fragment or a
+  /// tile.for_each_owned) per register of `layout`, at the register's
+  /// coordinates (`coordinateArgs`) and with its number (`registerArg`,
+  /// when the loop has one).
+  LogicalResult unrollOverRegisters(OpBuilder &builder, Operation *loop,
+                                    LayoutAttr layout,
+                                    ValueRange coordinateArgs,
+                                    Value registerArg) {
     FragmentRegisters shape{Value(), layout, 1};
+    Block &body = loop->getRegion(0).front();
     for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
-      Location loc = parallel.getLoc();
+      Location loc = loop->getLoc();
       SmallVector<Value> coordinates =
           shape.coordinates(builder, loc, thread, reg);
       IRMapping mapping;
-      mapping.map(parallel.getInductionVars(), coordinates);
+      mapping.map(coordinateArgs, coordinates);
+      if (registerArg)
+        mapping.map(registerArg,
+                    arith::ConstantIndexOp::create(builder, loc, reg));
       SmallVector<Operation *> accesses;
-      for (Operation &op : parallel.getBody().front().without_terminator()) {
+      for (Operation &op : body.without_terminator()) {
         Operation *clone = builder.clone(op, mapping);
         clone->walk([&](Operation *nested) {
           if (isa<memref::LoadOp, memref::StoreOp>(nested))
@@ -207,16 +231,16 @@ private:
         });
       }
       for (Operation *access : accesses)
-        if (failed(rewriteElementAccess(parallel, access, reg)))
+        if (failed(rewriteElementAccess(loop, layout, access, reg)))
           return failure();
     }
     return success();
   }
 
-  /// A load or store of a fragment element in a copy of a tile.parallel
-  /// body becomes one of register `reg`.
-  LogicalResult rewriteElementAccess(ParallelOp parallel, Operation *access,
-                                     int64_t reg) {
+  /// A load or store of a fragment element in a copy of the body of `loop`
+  /// becomes one of register `reg`.
+  LogicalResult rewriteElementAccess(Operation *loop, LayoutAttr layout,
+                                     Operation *access, int64_t reg) {
     Value memref = isa<memref::LoadOp>(access)
                        ? cast<memref::LoadOp>(access).getMemref()
                        : cast<memref::StoreOp>(access).getMemref();
@@ -224,9 +248,9 @@ private:
     if (it == registers.end())
       return success();
     const FragmentRegisters &fragment = it->second;
-    if (fragment.layout != parallel.getLayoutAttr())
-      return parallel.emitOpError("touches fragments of different layouts "
-                                  "(tile-infer-layouts gives them one)");
+    if (fragment.layout != layout)
+      return loop->emitOpError("touches fragments of different layouts "
+                               "(tile-infer-layouts gives them one)");
     OpBuilder builder(access);
     Location loc = access->getLoc();
     SmallVector<Value> indices = fragment.indices(builder, loc, reg);
@@ -324,16 +348,16 @@ private:
 
   LogicalResult lowerGemm(OpBuilder &builder, GemmOp gemm) {
     const FragmentRegisters &c = registers[gemm.getC()];
+    auto aIt = registers.find(gemm.getA());
+    const FragmentRegisters *a =
+        aIt == registers.end() ? nullptr : &aIt->second;
     GemmLowering lowering =
         gemm.getLowering().value_or(GemmLowering::automatic);
     if (lowering == GemmLowering::automatic)
       lowering = defaultGemm;
     if (lowering == GemmLowering::scalar)
-      return lowerGemmToScalar(builder, gemm, c, thread);
-    if (gemm.getC().getType().getElementType().isF16())
-      return gemm.emitOpError("mma_sync lowering accumulates in f32; use "
-                              "lowering = scalar for an f16 accumulator");
-    return lowerGemmToMmaSync(builder, gemm, c, thread);
+      return lowerGemmToScalar(builder, gemm, c, a, thread);
+    return lowerGemmToMmaSync(builder, gemm, c, a, thread);
   }
 
   KernelOp kernel;

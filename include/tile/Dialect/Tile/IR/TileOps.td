@@ -134,7 +134,8 @@ def Tile_ReturnOp : Tile_Op<"return", [
 def Tile_YieldOp : Tile_Op<"yield", [
     Pure, ReturnLike, Terminator,
     ParentOneOf<["KernelOp", "SerialOp", "UnrollOp", "VectorizedOp",
-                 "ParallelOp", "PipelinedOp", "WarpSpecializeOp"]>]> {
+                 "ParallelOp", "PipelinedOp", "WarpSpecializeOp",
+                 "ForEachOwnedOp"]>]> {
   let summary = "Ends a loop body, a role region or a grid computation";
   let description = [{
     Terminates the body of a tile loop and the regions of
@@ -466,6 +467,43 @@ def Tile_ParallelOp : Tile_Op<"parallel", [
   let hasVerifier = 1;
 }
 
+def Tile_ForEachOwnedOp : Tile_Op<"for_each_owned", [
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "Thread-level code over the fragment elements a thread holds";
+  let description = [{
+    The escape hatch of fragments: every thread runs the body once for each
+    element of `fragment` it holds, in register order, with the register's
+    number and the element's coordinates. The body is ordinary per-thread
+    code: it reads and writes the element (`memref.load` / `memref.store` of
+    the fragment, or of another fragment of the same layout, at exactly the
+    coordinates), and may use thread indices, shuffles and any other
+    thread-level op. Every thread runs the same number of iterations, so
+    warp-wide ops (`gpu.shuffle`) are safe in it. Not collective: barrier
+    insertion treats the whole op as one step of per-thread code.
+
+    ```mlir
+    tile.for_each_owned %acc (%r, %i, %j) : memref<64x64xf32, #tile.fragment> {
+      %t = tile.thread_id x
+      ... // per-thread code: element (%i, %j) is this thread's register %r
+    }
+    ```
+
+    After `tile-lower-fragments` the loop is unrolled: `%r` is a constant,
+    `(%i, %j)` the layout's coordinates of that register for the thread.
+  }];
+  let arguments = (ins Arg<AnyStaticShapeMemRef, "fragment">:$fragment);
+  let regions = (region SizedRegion<1>:$body);
+  let extraClassDeclaration = [{
+    /// The register number, then the coordinates.
+    ::mlir::BlockArgument getRegister() { return getBody().getArgument(0); }
+    ::mlir::Block::BlockArgListType getCoordinates() {
+      return getBody().getArguments().drop_front();
+    }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//
@@ -568,7 +606,7 @@ def Tile_GemmLoweringAttr : EnumAttr<Tile_Dialect, Tile_GemmLowering,
 
 def Tile_GemmOp : Tile_Op<"gemm", [
     DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
-  let summary = "Matrix product of shared tiles into a fragment accumulator";
+  let summary = "Matrix product of tiles into a fragment accumulator";
   let description = [{
     `C += A * B` (or `C = A * B` with `clear`), collectively by the block:
     `A` is an `M x K` tile (stored `K x M` with `transpose_a`) and `B` a
@@ -587,6 +625,15 @@ def Tile_GemmOp : Tile_Op<"gemm", [
 
     Shared tiles may be views (`memref.subview`) of padded buffers: rows
     padded by 16 bytes keep `ldmatrix` free of bank conflicts.
+
+    `A` may instead be an `M x K` fragment of `f16` or `bf16` (not
+    transposed), as `P` in attention's `O += P * V`: the warps then split
+    `M` only (`warps = [W, 1]`), and `A`'s layout is the accumulator layout
+    of an `M x K` product with those warps, which holds exactly the `A`
+    operand registers of `mma.sync` m16n8k16. An accumulator converted to
+    f16 (`tile.copy %S to %P`) feeds the next product without a trip
+    through shared memory; layout inference gives the product that makes
+    `S` the same warp split.
 
     ```mlir
     tile.gemm %As, %Bs, %acc

@@ -39,15 +39,19 @@ struct FragmentRegisters {
 Value roundToTF32(OpBuilder &builder, Location loc, Value value);
 
 /// Lowers `gemm` to ldmatrix + mma.sync on `c`, the accumulator's
-/// registers; `thread` is the linear thread index. Fails with an error at
-/// the op when the shapes do not fit the instructions.
+/// registers, and `a`, A's registers when A is a fragment (else null);
+/// `thread` is the linear thread index. Fails with an error at the op when
+/// the shapes do not fit the instructions.
 LogicalResult lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
-                                 const FragmentRegisters &c, Value thread);
+                                 const FragmentRegisters &c,
+                                 const FragmentRegisters *a, Value thread);
 
 /// Lowers `gemm` to per-thread FMAs over K for the elements of C the thread
-/// holds (any layout, any chip, the CPU target).
+/// holds (any layout, any chip, the CPU target). A fragment A operand (`a`)
+/// is read from the registers of the lanes that hold it, by shuffles.
 LogicalResult lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
-                                const FragmentRegisters &c, Value thread);
+                                const FragmentRegisters &c,
+                                const FragmentRegisters *a, Value thread);
 
 } // namespace mlir::tile
 

@@ -136,6 +136,9 @@ def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> 
       (lib/.../GemmScalar.cpp: each thread accumulates the elements it
       holds over K, reading A and B from shared memory). `gemm-lowering`
       picks the lowering of gemms that do not choose (`auto`: mma_sync).
+      A fragment A operand is used in place: its registers are the mma
+      operand registers (mma_sync), or are fetched from the lanes that hold
+      them by shuffles (scalar).
   }];
   let options = [
     Option<"gemmLowering", "gemm-lowering", "std::string",
@@ -144,6 +147,7 @@ def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> 
            "or scalar">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::NVVM::NVVMDialect",
