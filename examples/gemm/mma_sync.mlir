@@ -23,9 +23,10 @@
 // accumulator is a fragment in the mma layout, and the final copy converts
 // it to the output type, bounds handled. Tiles cut by the bounds load with
 // cp.async's zero fill (no branch).
-// H200, 2026-11-25, 4096^3: f16 344.2 us, 399 TFLOP/s (cuBLAS 182.0 us in
-// the same call: 0.53x). Other tile shapes (docs/benchmarks.md): unrolled
-// 382 TFLOP/s, 3 stages 343, 128x256 with 8 warps 337, 256x128x64 356.
+// H200, 2026-11-25, 4096^3: f16 340.5 us, 404 TFLOP/s; bf16 340.5 us (in
+// the same call cuBLAS 178.7 / 188.8 us: 0.52x / 0.55x; Triton 218.6 /
+// 210.4 us). Other tile shapes (docs/benchmarks.md): unrolled 382 TFLOP/s,
+// 3 stages 343, 128x256 with 8 warps 337, 256x128x64 356.
 
 // CHECK-LABEL: tile.kernel @gemm_f16
 tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
