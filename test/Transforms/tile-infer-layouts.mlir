@@ -247,3 +247,24 @@ tile.kernel @for_each_owned_other_index() grid [1] threads [64] {
     %x = memref.load %f[%j, %i] : memref<32x32xf32, #tile.fragment>
   }
 }
+
+// -----
+
+// Rule 7: a copy between fragments with `convert_layout` does not join
+// them: each keeps its own layout, and the copy becomes two copies through
+// a shared tile of the target's element type.
+// CHECK-LABEL: tile.kernel @convert_layout
+// CHECK: %[[SCRATCH:.+]] = tile.alloc_shared : memref<32x32xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[ACC:.+]] = tile.alloc_fragment {layout = #tile.layout<shape = [32, 32], threads = 64, registers = 16, map = (d0, d1) -> ((d0 floordiv 64) * 32
+// CHECK: %[[OUT:.+]] = tile.alloc_fragment {layout = #tile.layout<shape = [32, 32], threads = 64, registers = 16, map = (d0, d1) -> (d0 floordiv 2, (d0 mod 2) * 16 + d1)>}
+// CHECK: tile.copy %[[ACC]] to %[[SCRATCH]] : memref<32x32xf32, #tile.fragment> to memref<32x32xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT: tile.copy %[[SCRATCH]] to %[[OUT]] : memref<32x32xf16, #gpu.address_space<workgroup>> to memref<32x32xf16, #tile.fragment>
+// CHECK-NOT: convert_layout
+tile.kernel @convert_layout() grid [1] threads [64] {
+  %As = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %out = tile.alloc_fragment {layout = #tile.layout<shape = [32, 32], threads = 64, registers = 16, map = (d0, d1) -> (d0 floordiv 2, (d0 mod 2) * 16 + d1)>} : memref<32x32xf16, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
+  tile.copy %acc to %out {convert_layout} : memref<32x32xf32, #tile.fragment> to memref<32x32xf16, #tile.fragment>
+}

@@ -1049,3 +1049,11 @@ tile.kernel @for_each_owned_arguments() grid [1] threads [32] {
   tile.for_each_owned %f (%r, %i) : memref<32x4xf32, #tile.fragment> {
   }
 }
+
+// -----
+
+tile.kernel @convert_layout_not_fragments(%X: memref<32x4xf32>) grid [1] threads [32] {
+  %f = tile.alloc_fragment : memref<32x4xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.copy' op 'convert_layout' converts between two fragments' layouts: both operands must be fragments}}
+  tile.copy %X to %f {convert_layout} : memref<32x4xf32> to memref<32x4xf32, #tile.fragment>
+}

@@ -135,7 +135,9 @@ private:
     InFlightDiagnostic diag =
         source->emitError("conflicting fragment layouts: this op needs ")
         << why << " for the fragment at " << alloc.getLoc()
-        << ", but another op fixed a different one";
+        << ", but another op fixed a different one (to keep both, copy "
+           "between two fragments with 'convert_layout': through shared "
+           "memory)";
     diag.attachNote(it->second.source->getLoc())
         << "this op fixed " << it->second.why;
     return diag;
@@ -229,6 +231,9 @@ private:
                                   "operand takes no indices (give them to "
                                   "the memory side)");
         Value other = isSource ? copy.getTarget() : copy.getSource();
+        // An explicit conversion leaves each side its own layout.
+        if (copy.getConvertLayout())
+          continue;
         if (AllocFragmentOp peer = getFragmentAllocation(other))
           groups.unionSets(alloc.getOperation(), peer.getOperation());
         else if (isFragment(other))

@@ -1022,6 +1022,10 @@ LogicalResult CopyOp::verify() {
     return emitOpError("source (rank ")
            << source.getRank() << ") and target (rank " << target.getRank()
            << ") must have the same rank";
+  if (getConvertLayout() &&
+      (!isFragment(getSource()) || !isFragment(getTarget())))
+    return emitOpError("'convert_layout' converts between two fragments' "
+                       "layouts: both operands must be fragments");
   for (Value side : {getSource(), getTarget()})
     if (isFragment(side) && !side.getDefiningOp<AllocFragmentOp>())
       return emitOpError("a fragment operand must be a 'tile.alloc_fragment' "

@@ -43,6 +43,7 @@ struct TileInferLayouts : tile::impl::TileInferLayoutsBase<TileInferLayouts> {
       cast<ParallelOp>(op).setLayoutAttr(layout);
     for (AllocSharedOp alloc : assignment->swizzled)
       alloc.setSwizzle(kSwizzleBytes);
+    convertLayoutsThroughShared(kernel);
 
     int index = 0;
     for (auto [op, layout] : assignment->fragments) {
@@ -52,6 +53,41 @@ struct TileInferLayouts : tile::impl::TileInferLayoutsBase<TileInferLayouts> {
       if (!svgDir.empty() && failed(writeSVG(op, layout, index)))
         return signalPassFailure();
       ++index;
+    }
+  }
+
+  /// Replaces each `tile.copy %a to %b {convert_layout}` by a copy of %a
+  /// into a shared tile of %b's element type and a copy of that tile into
+  /// %b: each thread writes the elements it holds in %a's layout and reads
+  /// those it holds in %b's. Barrier insertion, which runs next, places the
+  /// barrier between them (and before the next reuse of the tile).
+  static void convertLayoutsThroughShared(KernelOp kernel) {
+    SmallVector<CopyOp> conversions;
+    kernel.getBody().walk([&](CopyOp copy) {
+      if (copy.getConvertLayout())
+        conversions.push_back(copy);
+    });
+    Block &entry = kernel.getBody().front();
+    for (CopyOp copy : conversions) {
+      MemRefType target = copy.getTarget().getType();
+      auto sharedType = MemRefType::get(
+          target.getShape(), target.getElementType(), AffineMap(),
+          gpu::AddressSpaceAttr::get(kernel.getContext(),
+                                     gpu::AddressSpace::Workgroup));
+      OpBuilder builder(kernel.getContext());
+      builder.setInsertionPointToStart(&entry);
+      Value scratch =
+          AllocSharedOp::create(builder, copy.getLoc(), sharedType,
+                                IntegerAttr(), IntegerAttr())
+              .getResult();
+      builder.setInsertionPoint(copy);
+      CopyOp::create(builder, copy.getLoc(), copy.getSource(), ValueRange(),
+                     scratch, ValueRange(), DenseI64ArrayAttr(),
+                     /*convert_layout=*/false);
+      CopyOp::create(builder, copy.getLoc(), scratch, ValueRange(),
+                     copy.getTarget(), ValueRange(), DenseI64ArrayAttr(),
+                     /*convert_layout=*/false);
+      copy.erase();
     }
   }
 

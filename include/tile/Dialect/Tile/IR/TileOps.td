@@ -532,12 +532,20 @@ def Tile_CopyOp : Tile_Op<"copy", [
     tile.copy %A[%m0, %k0] to %As
         : memref<1024x2048xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>
     ```
+
+    Between two fragments the copy is register to register, so both have
+    one layout (layout inference gives them the same). With
+    `convert_layout` they keep their own layouts and the copy goes through
+    a shared-memory tile of the target's element type (two copies, the
+    barrier between them placed by barrier insertion): the explicit way
+    out of a layout conflict.
   }];
   let arguments = (ins Arg<AnyMemRef, "tile source", [MemRead]>:$source,
                        Variadic<Index>:$sourceIndices,
                        Arg<AnyMemRef, "tile target", [MemWrite]>:$target,
                        Variadic<Index>:$targetIndices,
-                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+                       OptionalAttr<DenseI64ArrayAttr>:$shape,
+                       UnitAttr:$convert_layout);
   let assemblyFormat = [{
     $source (`[` $sourceIndices^ `]`)? `to` $target (`[` $targetIndices^ `]`)?
     (`shape` $shape^)? attr-dict `:` type($source) `to` type($target)

@@ -59,9 +59,16 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
        round-robin to the threads);
     5. a shared buffer read by a `tile.gemm` gets `swizzle = 128` when it
        has no `swizzle` and its shape allows it (ldmatrix then reads
-       without bank conflicts).
+       without bank conflicts);
+    6. a fragment A operand of a `tile.gemm` takes the accumulator layout
+       of an M x K product with the warps split along M only, as do its
+       gemm and the gemm whose accumulator feeds it;
+    7. a fragment-to-fragment `tile.copy` with `convert_layout` joins
+       nothing; the pass rewrites it into two copies through a shared tile
+       (barrier insertion, next, places the barrier between them).
 
-    Two layouts for one fragment are an error that names both ops. With
+    Two layouts for one fragment are an error that names both ops (and
+    suggests `convert_layout`). With
     `print`, each fragment's layout is also reported as a remark holding the
     grid of owning thread:register per element; with `svg-dir`, written as
     an SVG picture `<dir>/<kernel>.<fragment number>.svg`.
