@@ -271,6 +271,21 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
     return success();
   }
 
+  /// The source and target indices where chunk `linear` (of `chunks` per
+  /// dimension, `chunk` elements each) starts.
+  static std::pair<SmallVector<Value>, SmallVector<Value>>
+  buildChunkStarts(PatternRewriter &rewriter, Location loc, CopyOp op,
+                   Value linear, ArrayRef<int64_t> chunks, int64_t chunk) {
+    SmallVector<Value> indices =
+        buildDelinearize(rewriter, loc, linear, chunks);
+    if (chunk > 1)
+      indices.back() = arith::MulIOp::create(
+          rewriter, loc, indices.back(),
+          arith::ConstantIndexOp::create(rewriter, loc, chunk));
+    return {addOffsets(rewriter, loc, op.getSourceIndices(), indices),
+            addOffsets(rewriter, loc, op.getTargetIndices(), indices)};
+  }
+
   /// Copies the `count` chunks of `chunk` elements (`chunks` per dimension)
   /// of `op`: spread over the block for a collective copy, unrolled in the
   /// thread otherwise; each chunk tested against the bounds asked for.
@@ -289,16 +304,8 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
         linear.getParentBlock()->getParentOp()->setAttr(
             kUnrollAttr, rewriter.getUnitAttr());
     }
-    SmallVector<Value> indices =
-        buildDelinearize(rewriter, loc, linear, chunks);
-    if (chunk > 1)
-      indices.back() = arith::MulIOp::create(
-          rewriter, loc, indices.back(),
-          arith::ConstantIndexOp::create(rewriter, loc, chunk));
-    SmallVector<Value> sourceIndices =
-        addOffsets(rewriter, loc, op.getSourceIndices(), indices);
-    SmallVector<Value> targetIndices =
-        addOffsets(rewriter, loc, op.getTargetIndices(), indices);
+    auto [sourceIndices, targetIndices] =
+        buildChunkStarts(rewriter, loc, op, linear, chunks, chunk);
 
     if (!checkSource && !checkTarget) {
       buildChunkCopy(rewriter, loc, op, sourceIndices, targetIndices, chunk);
@@ -387,15 +394,8 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
 
     OpBuilder::InsertionGuard guard(rewriter);
     Value linear = buildDistributedLoop(rewriter, loc, op, count);
-    SmallVector<Value> indices =
-        buildDelinearize(rewriter, loc, linear, chunks);
-    indices.back() = arith::MulIOp::create(
-        rewriter, loc, indices.back(),
-        arith::ConstantIndexOp::create(rewriter, loc, chunk));
-    SmallVector<Value> sourceIndices =
-        addOffsets(rewriter, loc, op.getSourceIndices(), indices);
-    SmallVector<Value> targetIndices =
-        addOffsets(rewriter, loc, op.getTargetIndices(), indices);
+    auto [sourceIndices, targetIndices] =
+        buildChunkStarts(rewriter, loc, op, linear, chunks, chunk);
 
     // The chunk's elements inside the source: 0 when a row index is out of
     // bounds, else min(size - column, chunk) along the innermost dimension
