@@ -454,15 +454,21 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
     return size % chunk == 0 && getKnownDivisor(indices.back()) % chunk == 0;
   }
 
+  /// A `tile.vectorized` loop over the `chunk` elements of a chunk.
+  static VectorizedOp buildChunkLoop(PatternRewriter &rewriter, Location loc,
+                                     int64_t chunk) {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value size = arith::ConstantIndexOp::create(rewriter, loc, chunk);
+    return VectorizedOp::create(rewriter, loc, zero, size, one);
+  }
+
   /// Writes zeros to the `chunk` consecutive elements of the target at
   /// `targetIndices` (a `tile.vectorized` loop).
   static void buildChunkZeros(PatternRewriter &rewriter, Location loc,
                               CopyOp op, ValueRange targetIndices,
                               int64_t chunk) {
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value size = arith::ConstantIndexOp::create(rewriter, loc, chunk);
-    auto loop = VectorizedOp::create(rewriter, loc, zero, size, one);
+    VectorizedOp loop = buildChunkLoop(rewriter, loc, chunk);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(loop.getBody().front().getTerminator());
     Type elementType = op.getTarget().getType().getElementType();
@@ -477,10 +483,7 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
   static void buildChunkCopy(PatternRewriter &rewriter, Location loc,
                              CopyOp op, ValueRange sourceIndices,
                              ValueRange targetIndices, int64_t chunk) {
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value size = arith::ConstantIndexOp::create(rewriter, loc, chunk);
-    auto loop = VectorizedOp::create(rewriter, loc, zero, size, one);
+    VectorizedOp loop = buildChunkLoop(rewriter, loc, chunk);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(loop.getBody().front().getTerminator());
     Value element = loop.getInductionVar();
