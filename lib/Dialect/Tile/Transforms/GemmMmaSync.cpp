@@ -188,20 +188,24 @@ private:
     return d;
   }
 
-  /// The 32-bit registers of an ldmatrix result (`vector<Nx2xT>`): f16
-  /// pairs as `vector<2xf16>`, the others as i32 (what nvvm.mma.sync takes).
+  /// A pair of 16-bit elements (`vector<2xT>`) as the 32-bit register
+  /// nvvm.mma.sync takes: f16 pairs as they are, the others as i32.
+  Value toMmaRegister(Value pair) {
+    if (elementType.isF16())
+      return pair;
+    Value word = vector::BitCastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), pair);
+    return vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+  }
+
+  /// The 32-bit registers of an ldmatrix result (`vector<Nx2xT>`), by
+  /// toMmaRegister.
   SmallVector<Value, 4> splitRegisters(Value loaded, int64_t first,
                                        int64_t count) {
     SmallVector<Value, 4> regs;
     for (int64_t r = first; r < first + count; ++r) {
-      Value pair =
-          vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{r});
-      if (!elementType.isF16()) {
-        Value word = vector::BitCastOp::create(
-            b, loc, VectorType::get({1}, b.getI32Type()), pair);
-        pair = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
-      }
-      regs.push_back(pair);
+      regs.push_back(toMmaRegister(
+          vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{r})));
     }
     return regs;
   }
@@ -243,14 +247,8 @@ private:
         for (int64_t reg = first; reg < first + 2; ++reg)
           halves.push_back(memref::LoadOp::create(
               b, loc, aRegisters->buffer, aRegisters->indices(b, loc, reg)));
-        Value packed = vector::FromElementsOp::create(
-            b, loc, VectorType::get({2}, elementType), halves);
-        if (!elementType.isF16()) {
-          Value word = vector::BitCastOp::create(
-              b, loc, VectorType::get({1}, b.getI32Type()), packed);
-          packed = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
-        }
-        regs.push_back(packed);
+        regs.push_back(toMmaRegister(vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, elementType), halves)));
       }
     }
     return regs;
