@@ -47,6 +47,11 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   buildGPUToPTXPipeline(pm, options);
 }
 
+void tile::configureForCPUTarget(TileToPTXOptions &options) {
+  options.gemmLowering = "scalar";
+  options.chip = "cpu";
+}
+
 void tile::buildTileToGPUPipeline(OpPassManager &pm,
                                   const TileToPTXOptions &options) {
   // Tile level, per kernel.
@@ -57,6 +62,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   kernelPm.addPass(createTileLowerWarpSpecialize());
   TileLowerFragmentsOptions fragments;
   fragments.gemmLowering = options.gemmLowering;
+  fragments.chip = options.chip;
   kernelPm.addPass(createTileLowerFragments(fragments));
   kernelPm.addPass(createTileLowerTileOps());
   kernelPm.addPass(createTileVectorize());
@@ -148,8 +154,7 @@ void tile::registerTileToHostPipeline() {
       "one host function per kernel that runs one thread, in the LLVM dialect",
       [](OpPassManager &pm, const TileToHostOptions &options) {
         TileToPTXOptions gpuOptions;
-        // The CPU runs no tensor-core instructions.
-        gpuOptions.gemmLowering = "scalar";
+        configureForCPUTarget(gpuOptions);
         buildTileToGPUPipeline(pm, gpuOptions);
         buildGPUToHostPipeline(pm, options);
       });

@@ -1,19 +1,34 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-apply-swizzles,cse))' | FileCheck %s
 
-// Rows of 256 bytes (128 f16): the 16-byte chunk moves within its row,
-// column xor ((row mod 8) * 8); the row stays. Every access kind is
-// rewritten: scalar and vector loads and stores, ldmatrix, cp.async.
-// (cse merges the four identical index computations.)
+// Rows of 256 bytes (128 f16) are cut into panels of 64 columns (128
+// bytes), each stored whole (64 rows) before the next, as TMA writes a
+// tile box by box and wgmma reads it: linear = (j / 64) * 4096 + i * 64 +
+// j mod 64, then the 16-byte chunk moves within its line, linear xor
+// ((linear / 64 mod 8) * 8). Every access kind is rewritten: scalar and
+// vector loads and stores, ldmatrix, cp.async. (cse merges the four
+// identical index computations.)
 // CHECK-LABEL: tile.kernel @wide_rows
 // CHECK: %[[BUF:.+]] = tile.alloc_shared
+// CHECK: %[[C64:.+]] = arith.constant 64 : index
+// CHECK: %[[PANEL:.+]] = arith.divui %[[COL:.+]], %[[C64]]
+// CHECK: %[[INPANEL:.+]] = arith.remui %[[COL]], %[[C64]]
+// CHECK: %[[ROWSTART:.+]] = arith.muli %[[ROW:.+]], %[[C64]]
+// CHECK: %[[C4096:.+]] = arith.constant 4096 : index
+// CHECK: %[[PANELSTART:.+]] = arith.muli %[[PANEL]], %[[C4096]]
+// CHECK: %[[S:.+]] = arith.addi %[[PANELSTART]], %[[ROWSTART]]
+// CHECK: %[[LIN:.+]] = arith.addi %[[S]], %[[INPANEL]]
+// CHECK: %[[LINE:.+]] = arith.divui %[[LIN]], %[[C64]]
 // CHECK: %[[C8:.+]] = arith.constant 8 : index
-// CHECK: %[[R:.+]] = arith.remui %[[I:.+]], %[[C8]]
+// CHECK: %[[R:.+]] = arith.remui %[[LINE]], %[[C8]]
 // CHECK: %[[X:.+]] = arith.muli %[[R]], %[[C8]]
-// CHECK: %[[J:.+]] = arith.xori %[[COL:.+]], %[[X]]
+// CHECK: %[[SW:.+]] = arith.xori %[[LIN]], %[[X]]
+// CHECK: %[[C128:.+]] = arith.constant 128 : index
+// CHECK: %[[I:.+]] = arith.divui %[[SW]], %[[C128]]
+// CHECK: %[[J:.+]] = arith.remui %[[SW]], %[[C128]]
 // CHECK: memref.load %[[BUF]][%[[I]], %[[J]]]
 // CHECK: vector.store %{{.+}}, %[[BUF]][%[[I]], %[[J]]]
 // CHECK: nvgpu.ldmatrix %[[BUF]][%[[I]], %[[J]]]
-// CHECK: nvgpu.device_async_copy %{{.+}}[%[[I]], %[[COL]]], %[[BUF]][%[[I]], %[[J]]]
+// CHECK: nvgpu.device_async_copy %{{.+}}[%[[ROW]], %[[COL]]], %[[BUF]][%[[I]], %[[J]]]
 tile.kernel @wide_rows(%A: memref<64x128xf16>, %i: index, %j: index) grid [1] threads [32] {
   %s = tile.alloc_shared {swizzle = 128} : memref<64x128xf16, #gpu.address_space<workgroup>>
   %v = memref.load %s[%i, %j] : memref<64x128xf16, #gpu.address_space<workgroup>>
@@ -27,18 +42,34 @@ tile.kernel @wide_rows(%A: memref<64x128xf16>, %i: index, %j: index) grid [1] th
 
 // -----
 
+// Rows of 128 bytes (64 f16), one per line: the row stays, the chunk
+// moves within it, column xor ((row mod 8) * 8).
+// CHECK-LABEL: tile.kernel @line_rows
+// CHECK: %[[BUF:.+]] = tile.alloc_shared
+// CHECK: %[[C8:.+]] = arith.constant 8 : index
+// CHECK: %[[R:.+]] = arith.remui %[[I:.+]], %[[C8]]
+// CHECK: %[[X:.+]] = arith.muli %[[R]], %[[C8]]
+// CHECK: %[[J:.+]] = arith.xori %[[COL:.+]], %[[X]]
+// CHECK: memref.store %{{.+}}, %[[BUF]][%[[I]], %[[J]]]
+tile.kernel @line_rows(%i: index, %j: index, %x: f16) grid [1] threads [32] {
+  %s = tile.alloc_shared {swizzle = 128} : memref<64x64xf16, #gpu.address_space<workgroup>>
+  memref.store %x, %s[%i, %j] : memref<64x64xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
 // Rows of 64 bytes (32 f16): two rows share a 128-byte line, so the chunk
-// index is taken over the line (linear index xor ((row / 2) mod 8) * 8),
-// which may move an element to the other row of its line.
+// index is taken over the line (linear index xor ((linear / 64) mod 8) *
+// 8), which may move an element to the other row of its line.
 // CHECK-LABEL: tile.kernel @narrow_rows
-// CHECK: %[[C2:.+]] = arith.constant 2 : index
-// CHECK: %[[LINE:.+]] = arith.divui %[[I:.+]], %[[C2]]
+// CHECK: %[[C32:.+]] = arith.constant 32 : index
+// CHECK: %[[ROWSTART:.+]] = arith.muli %[[I:.+]], %[[C32]]
+// CHECK: %[[LIN:.+]] = arith.addi %[[ROWSTART]], %[[J:.+]]
+// CHECK: %[[C64:.+]] = arith.constant 64 : index
+// CHECK: %[[LINE:.+]] = arith.divui %[[LIN]], %[[C64]]
 // CHECK: %[[C8:.+]] = arith.constant 8 : index
 // CHECK: %[[R:.+]] = arith.remui %[[LINE]], %[[C8]]
 // CHECK: %[[X:.+]] = arith.muli %[[R]], %[[C8]]
-// CHECK: %[[C32:.+]] = arith.constant 32 : index
-// CHECK: %[[ROWSTART:.+]] = arith.muli %[[I]], %[[C32]]
-// CHECK: %[[LIN:.+]] = arith.addi %[[ROWSTART]], %[[J:.+]]
 // CHECK: %[[SW:.+]] = arith.xori %[[LIN]], %[[X]]
 // CHECK: %[[I2:.+]] = arith.divui %[[SW]], %[[C32]]
 // CHECK: %[[J2:.+]] = arith.remui %[[SW]], %[[C32]]
@@ -62,7 +93,7 @@ tile.kernel @plain(%i: index, %j: index, %x: f16) grid [1] threads [32] {
 
 tile.kernel @view(%i: index) grid [1] threads [32] {
   %s = tile.alloc_shared {swizzle = 128} : memref<64x32xf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'memref.subview' uses a swizzled shared buffer in a way whose addresses cannot be swizzled (only loads, stores, vector loads and stores, cp.async and ldmatrix of the buffer itself can); give the buffer swizzle = 0}}
+  // expected-error @+1 {{'memref.subview' uses a swizzled shared buffer in a way whose addresses cannot be swizzled (only loads, stores, vector loads and stores, cp.async, ldmatrix and wgmma descriptors of the buffer itself can); give the buffer swizzle = 0}}
   %v = memref.subview %s[0, 0] [32, 32] [1, 1] : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<32x32xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
 }
 
@@ -73,13 +104,28 @@ tile.kernel @view(%i: index) grid [1] threads [32] {
 // like the buffer itself; the raw allocation's other uses are untouched.
 // CHECK-LABEL: tile.kernel @swizzled_stage
 // CHECK: %[[V:.+]] = memref.view
-// CHECK: %[[X:.+]] = arith.muli %{{.+}}, %c8
-// CHECK: %[[J2:.+]] = arith.xori %{{.+}}, %[[X]]
-// CHECK: memref.store %{{.+}}, %[[V]][%{{.+}}, %[[J2]]]
+// CHECK: %[[X:.+]] = arith.muli %{{.+}}, %c8 :
+// CHECK: %[[SW:.+]] = arith.xori %{{.+}}, %[[X]]
+// CHECK: %[[I2:.+]] = arith.divui %[[SW]], %c128
+// CHECK: %[[J2:.+]] = arith.remui %[[SW]], %c128
+// CHECK: memref.store %{{.+}}, %[[V]][%[[I2]], %[[J2]]]
 tile.kernel @swizzled_stage(%stage: index, %i: index, %j: index, %x: f16) grid [1] threads [32] {
   %raw = tile.alloc_shared {alignment = 128} : memref<65536xi8, #gpu.address_space<workgroup>>
   %c32768 = arith.constant 32768 : index
   %shift = arith.muli %stage, %c32768 : index
   %v = memref.view %raw[%shift][] {tile.swizzle} : memref<65536xi8, #gpu.address_space<workgroup>> to memref<128x128xf16, #gpu.address_space<workgroup>>
   memref.store %x, %v[%i, %j] : memref<128x128xf16, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+// The base address of a swizzled tile (wgmma descriptors) is not an
+// access: the swizzle does not move the start.
+// CHECK-LABEL: tile.kernel @descriptor_base
+// CHECK: memref.extract_aligned_pointer_as_index %{{.+}} : memref<64x64xf16
+tile.kernel @descriptor_base(%A: memref<1xindex>) grid [1] threads [32] {
+  %s = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  %p = memref.extract_aligned_pointer_as_index %s : memref<64x64xf16, #gpu.address_space<workgroup>> -> index
+  memref.store %p, %A[%c0] : memref<1xindex>
 }

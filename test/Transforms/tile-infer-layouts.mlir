@@ -268,3 +268,40 @@ tile.kernel @convert_layout() grid [1] threads [64] {
   tile.gemm %As, %Bs, %acc {clear} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
   tile.copy %acc to %out {convert_layout} : memref<32x32xf32, #tile.fragment> to memref<32x32xf16, #tile.fragment>
 }
+
+// -----
+
+// A wgmma gemm: the warps split M (one per 16 rows: [8, 1] for two warp
+// groups), and its shared operands are swizzled and aligned to a 1024-byte
+// swizzle atom, the layout its descriptors read.
+// CHECK-LABEL: tile.kernel @wgmma_operands
+// CHECK: tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<128x64xf16
+// CHECK: tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x256xf16
+// CHECK: tile.gemm {{.+}}warps = array<i64: 8, 1>
+tile.kernel @wgmma_operands() grid [1] threads [256] {
+  %As = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x256xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_view_operand() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %a = memref.subview %As[0, 0] [64, 64] [1, 1] : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads operand A through a shared-memory descriptor: it must be a whole 'tile.alloc_shared' buffer, not a view}}
+  tile.gemm %a, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_unswizzled_operand() grid [1] threads [128] {
+  %As = tile.alloc_shared {swizzle = 0} : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads operand A as a 128-byte swizzled tile, but its allocation asks for swizzle = 0}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}

@@ -178,6 +178,29 @@ tile.kernel @rolled_swizzled(%X: memref<?x64xf16>, %Y: memref<128x64xf16>, %n: i
 
 // -----
 
+// A buffer aligned to 1024 bytes (a wgmma operand: the hardware swizzles
+// from 1024-byte atoms) keeps its alignment in every stage: a stage of
+// 68x64xf16 (8704 bytes) is rounded up to the alignment, 9216 bytes, so
+// stage s starts s x 9216 bytes in.
+// CHECK-LABEL: tile.kernel @rolled_atom_aligned
+// BARRIERS-LABEL: tile.kernel @rolled_atom_aligned
+// CHECK: %[[RAW:.+]] = tile.alloc_shared {alignment = 1024 : i64} : memref<27648xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[SHIFT:.+]] = arith.muli %{{.+}}, %c9216
+// CHECK: memref.view %[[RAW]][%[[SHIFT]]][] {tile.swizzle}
+tile.kernel @rolled_atom_aligned(%X: memref<?x64xf16>, %Y: memref<68x64xf16>, %n: index) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c68 = arith.constant 68 : index
+  %buf = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<68x64xf16, #gpu.address_space<workgroup>>
+  tile.pipelined %k = %c0 to %n step %c1 stages 3 rolled {
+    %off = arith.muli %k, %c68 : index
+    tile.copy %X[%off, %c0] to %buf : memref<?x64xf16> to memref<68x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %buf to %Y[%c0, %c0] : memref<68x64xf16, #gpu.address_space<workgroup>> to memref<68x64xf16>
+  }
+}
+
+// -----
+
 // Nothing to pipeline: a serial loop.
 // CHECK-LABEL: tile.kernel @nothing
 // BARRIERS-LABEL: tile.kernel @nothing

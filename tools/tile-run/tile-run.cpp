@@ -523,9 +523,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> lowered = module->clone();
   mlir::tile::TileToPTXOptions ptxOptions;
   ptxOptions.chip = chip;
-  // The CPU runs no tensor-core instructions: its tile.gemm is scalar.
   if (!gpu)
-    ptxOptions.gemmLowering = "scalar";
+    mlir::tile::configureForCPUTarget(ptxOptions);
   PassManager toGPU(&context);
   mlir::tile::buildTileToGPUPipeline(toGPU, ptxOptions);
   if (failed(toGPU.run(*lowered)))

@@ -32,8 +32,9 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
   Option<std::string> gemmLowering{
       *this, "gemm-lowering",
       llvm::cl::desc("Instructions of tile.gemm ops that do not choose: "
-                     "mma_sync (tensor cores, sm_80 and later) or scalar "
-                     "(FMAs; what the CPU target runs)"),
+                     "mma_sync (tensor cores, sm_80 and later), wgmma "
+                     "(warp-group tensor cores, sm_90a) or scalar (FMAs; "
+                     "what the CPU target runs)"),
       llvm::cl::init("mma_sync")};
   Option<std::string> ptxOutput{
       *this, "ptx-output",
@@ -47,6 +48,11 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
 /// holding PTX, and a host launcher per kernel: the two halves below.
 void buildTileToPTXPipeline(OpPassManager &pm,
                             const TileToPTXOptions &options);
+
+/// Sets `options` for the CPU target, which runs no tensor-core
+/// instructions: every tile.gemm lowers to scalar FMAs (in the layout it
+/// asked for).
+void configureForCPUTarget(TileToPTXOptions &options);
 
 /// The first half: tile passes and tile-to-gpu (gpu.func per kernel).
 void buildTileToGPUPipeline(OpPassManager &pm,

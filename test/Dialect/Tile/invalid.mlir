@@ -1057,3 +1057,73 @@ tile.kernel @convert_layout_not_fragments(%X: memref<32x4xf32>) grid [1] threads
   // expected-error @+1 {{'tile.copy' op 'convert_layout' converts between two fragments' layouts: both operands must be fragments}}
   tile.copy %X to %f {convert_layout} : memref<32x4xf32> to memref<32x4xf32, #tile.fragment>
 }
+
+// -----
+
+tile.kernel @wgmma_partial_warp_group() grid [1] threads [64] {
+  %As = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<32x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering runs on whole warp groups (4 warps): the block has 2 warps}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<32x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_rows() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering gives each warp group 64 rows of C: M must be 16 x 4 warps = 64, got 128}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_warp_split() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering splits the warps along M only (warps [W, 1]); got warps [2, 2]}}
+  tile.gemm %As, %Bs, %acc {warps = array<i64: 2, 2>, lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_short_rows() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads operand A in 128-byte swizzled lines: its rows of 64 bytes ('memref<64x32xf16, #gpu.address_space<workgroup>>') must be a multiple of 128 bytes}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf16, #gpu.address_space<workgroup>>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_tf32_mn_major() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads tf32 operands K-major only: A stored M x K and B stored N x K ('transpose_b')}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_f16_accumulator() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf16, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering accumulates in f32, got 'f16' (f16 accumulation: lowering = #tile.gemm_lowering<mma_sync>)}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_fragment_a() grid [1] threads [128] {
+  %P = tile.alloc_fragment : memref<64x64xf16, #tile.fragment>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads A from shared memory; a fragment A operand needs lowering = #tile.gemm_lowering<mma_sync> (wgmma with A in registers is not supported yet)}}
+  tile.gemm %P, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}

@@ -143,6 +143,16 @@ TEST_F(FragmentLayoutTest, SwizzleSpreadsRowsOverBanks) {
         positions.insert(getSwizzledPosition(type, row, column));
     EXPECT_EQ(int64_t(positions.size()), 32 * columns);
   }
+  // Rows wider than 128 bytes are cut into panels of 64 f16 columns, each
+  // stored whole: column 64 of row 0 starts the second panel, after the 32
+  // rows of the first (linear element 32 * 64); row 9 of a panel is the
+  // second line of an atom, its chunks swapped in pairs.
+  auto wide = MemRefType::get({32, 128}, f16);
+  EXPECT_EQ(getSwizzledPosition(wide, 0, 64),
+            std::make_pair(int64_t(16), int64_t(0)));
+  EXPECT_EQ(getSwizzledPosition(wide, 9, 64),
+            std::make_pair(int64_t(20), int64_t(72)));
+  EXPECT_EQ(getSwizzledLinearOffset(wide, 8, 72), (32 * 64 + 8 * 64 + 8) * 2);
   EXPECT_TRUE(whyNotSwizzlable(MemRefType::get({4, 12}, f16)));
   EXPECT_TRUE(whyNotSwizzlable(MemRefType::get({3, 32}, f16)));
 }

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tile-infer-layouts"
@@ -105,6 +106,10 @@ public:
     result.gemmWarps = gemmWarps;
     for (auto [parallel, member] : parallelMembers)
       result.parallels[parallel] = fixedLayout(member);
+    result.descriptorOperands = descriptorOperands.takeVector();
+    for (AllocSharedOp alloc : result.descriptorOperands)
+      if (!alloc.isSwizzled())
+        result.swizzled.push_back(alloc);
     kernel.getBody().walk([&](GemmOp gemm) {
       for (Value operand : {gemm.getA(), gemm.getB()}) {
         auto alloc = operand.getDefiningOp<AllocSharedOp>();
@@ -163,6 +168,11 @@ private:
     std::pair<int64_t, int64_t> grid;
     if (std::optional<ArrayRef<int64_t>> given = gemm.getWarps()) {
       grid = {(*given)[0], (*given)[1]};
+    } else if (gemm.getLowering() == GemmLowering::wgmma) {
+      // The op verifier checked the shape: one warp per 16 rows.
+      grid = {warps, 1};
+      if (failed(seedDescriptorOperands(gemm)))
+        return failure();
     } else if (splitMOnly) {
       if (m % (warps * kMmaTileRows) != 0)
         return gemm.emitOpError("splits its ")
@@ -201,6 +211,38 @@ private:
     return fix(a, aLayout, gemm,
                "the mma A-operand layout with warps " +
                    formatPair(grid.first, 1));
+  }
+
+  /// The shared operands of a wgmma gemm are read through descriptors:
+  /// whole allocations, swizzled, aligned to a 1024-byte swizzle atom.
+  LogicalResult seedDescriptorOperands(GemmOp gemm) {
+    for (auto [name, operand] :
+         {std::make_pair("A", gemm.getA()), std::make_pair("B", gemm.getB())}) {
+      auto alloc = operand.getDefiningOp<AllocSharedOp>();
+      if (!alloc)
+        return gemm.emitOpError("wgmma lowering reads operand ")
+               << name
+               << " through a shared-memory descriptor: it must be a whole "
+                  "'tile.alloc_shared' buffer, not a view";
+      if (alloc.getSwizzle() && !alloc.isSwizzled())
+        return gemm.emitOpError("wgmma lowering reads operand ")
+               << name
+               << " as a 128-byte swizzled tile, but its allocation asks "
+                  "for swizzle = 0";
+      if (std::optional<std::string> why = whyNotSwizzlable(alloc.getType()))
+        return gemm.emitOpError("wgmma lowering reads operand ")
+               << name << " as a 128-byte swizzled tile, but " << *why;
+      if (!canSwizzleUses(alloc)) {
+        InFlightDiagnostic diag =
+            gemm.emitOpError("wgmma lowering reads operand ")
+            << name
+            << " as a 128-byte swizzled tile, but another use of it "
+               "cannot address a swizzled tile";
+        return diag;
+      }
+      descriptorOperands.insert(alloc);
+    }
+    return success();
   }
 
   /// Checks every use of a fragment and records the groups it joins.
@@ -318,6 +360,8 @@ private:
   llvm::MapVector<Operation *, AllocFragmentOp> ownedMembers;
   /// Leaders of the groups that some gemm reads as its A operand.
   llvm::DenseSet<Operation *> aOperandGroups;
+  /// Shared operands of wgmma gemms.
+  llvm::SetVector<AllocSharedOp> descriptorOperands;
 };
 
 } // namespace

@@ -166,6 +166,59 @@ LogicalResult GemmOp::verify() {
       return emitOpError("mma_sync lowering needs K to be a multiple of ")
              << kStep << ", got " << aK;
   }
+  if (getLowering() == GemmLowering::wgmma)
+    return verifyWgmma(threads / kWarpSize);
+  return success();
+}
+
+/// The shapes wgmma.mma_async takes: 64 rows per warp group, N a multiple
+/// of 8 (at most 256 per instruction: wider tiles take several), K steps
+/// of 32 bytes, and operands in whole 128-byte swizzle lines.
+LogicalResult GemmOp::verifyWgmma(int64_t warps) {
+  auto a = cast<MemRefType>(getA().getType());
+  auto b = cast<MemRefType>(getB().getType());
+  Type element = a.getElementType();
+  if (getMemorySpace(a) == MemorySpace::Fragment)
+    return emitOpError("wgmma lowering reads A from shared memory; a "
+                       "fragment A operand needs lowering = "
+                       "#tile.gemm_lowering<mma_sync> (wgmma with A in "
+                       "registers is not supported yet)");
+  if (!getC().getType().getElementType().isF32())
+    return emitOpError("wgmma lowering accumulates in f32, got ")
+           << getC().getType().getElementType()
+           << " (f16 accumulation: lowering = #tile.gemm_lowering<mma_sync>)";
+  int64_t m = getM(), n = getN(), k = getK();
+  if (warps % 4 != 0)
+    return emitOpError("wgmma lowering runs on whole warp groups (4 warps): "
+                       "the block has ")
+           << warps << " warps";
+  std::optional<ArrayRef<int64_t>> given = getWarps();
+  if (given && (*given)[1] != 1)
+    return emitOpError("wgmma lowering splits the warps along M only "
+                       "(warps [W, 1]); got warps [")
+           << (*given)[0] << ", " << (*given)[1] << "]";
+  if (m != 16 * warps)
+    return emitOpError("wgmma lowering gives each warp group 64 rows of C: "
+                       "M must be 16 x ")
+           << warps << " warps = " << 16 * warps << ", got " << m;
+  if (n % 8 != 0)
+    return emitOpError("wgmma lowering needs N to be a multiple of 8, got ")
+           << n;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t kStep = 32 / bytes;
+  if (k % kStep != 0)
+    return emitOpError("wgmma lowering needs K to be a multiple of ")
+           << kStep << " for " << element << ", got " << k;
+  if (element.isF32() && (getTransposeA() || !getTransposeB()))
+    return emitOpError("wgmma lowering reads tf32 operands K-major only: A "
+                       "stored M x K and B stored N x K ('transpose_b')");
+  for (auto [name, type] : {std::make_pair("A", a), std::make_pair("B", b)}) {
+    int64_t rowBytes = type.getDimSize(1) * bytes;
+    if (rowBytes % 128 != 0)
+      return emitOpError("wgmma lowering reads operand ")
+             << name << " in 128-byte swizzled lines: its rows of " << rowBytes
+             << " bytes (" << type << ") must be a multiple of 128 bytes";
+  }
   return success();
 }
 

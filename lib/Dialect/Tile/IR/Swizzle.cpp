@@ -14,17 +14,22 @@ static constexpr int64_t kChunkBytes = 16;
 namespace {
 /// The constants of the swizzle of one buffer type.
 struct SwizzleShape {
+  int64_t rows;
   int64_t rowElements;
-  int64_t rowsPerLine;
+  int64_t elementBytes;
+  /// Elements of a 128-byte line, and of a chunk.
+  int64_t lineElements;
   int64_t chunkElements;
+
+  /// Rows wider than a line are cut into panels of one line's width.
+  bool isPanelled() const { return rowElements > lineElements; }
 };
 } // namespace
 
 static SwizzleShape getShape(MemRefType type) {
   int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  int64_t rowElements = type.getShape().back();
-  int64_t rowBytes = rowElements * elementBytes;
-  return {rowElements, std::max<int64_t>(1, kSwizzleBytes / rowBytes),
+  return {type.getShape()[type.getRank() - 2], type.getShape().back(),
+          elementBytes, kSwizzleBytes / elementBytes,
           kChunkBytes / elementBytes};
 }
 
@@ -63,37 +68,64 @@ SmallVector<Value> tile::buildSwizzledIndices(OpBuilder &builder, Location loc,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
+  auto mul = [&](Value a, int64_t b) -> Value {
+    return arith::MulIOp::create(builder, loc, a, constant(b));
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(builder, loc, a, b);
+  };
+  auto div = [&](Value a, int64_t b) -> Value {
+    return arith::DivUIOp::create(builder, loc, a, constant(b));
+  };
+  auto rem = [&](Value a, int64_t b) -> Value {
+    return arith::RemUIOp::create(builder, loc, a, constant(b));
+  };
   size_t rank = indices.size();
   Value row = indices[rank - 2], column = indices[rank - 1];
-  Value line = shape.rowsPerLine == 1
-                   ? row
-                   : arith::DivUIOp::create(builder, loc, row,
-                                            constant(shape.rowsPerLine));
-  Value mask = arith::MulIOp::create(
-      builder, loc, arith::RemUIOp::create(builder, loc, line, constant(8)),
-      constant(shape.chunkElements));
   SmallVector<Value> result(indices);
-  if (shape.rowsPerLine == 1) {
-    // The row keeps its place; only the chunk within it moves.
+  if (shape.rowElements == shape.lineElements) {
+    // One row per line: the row keeps its place, its chunks move.
+    Value mask = mul(rem(row, 8), shape.chunkElements);
     result[rank - 1] = arith::XOrIOp::create(builder, loc, column, mask);
     return result;
   }
-  Value linear = arith::AddIOp::create(
-      builder, loc,
-      arith::MulIOp::create(builder, loc, row, constant(shape.rowElements)),
-      column);
-  Value swizzled = arith::XOrIOp::create(builder, loc, linear, mask);
-  result[rank - 2] = arith::DivUIOp::create(builder, loc, swizzled,
-                                            constant(shape.rowElements));
-  result[rank - 1] = arith::RemUIOp::create(builder, loc, swizzled,
-                                            constant(shape.rowElements));
+  Value linear, line;
+  if (shape.isPanelled()) {
+    Value panel = div(column, shape.lineElements);
+    linear = add(add(mul(panel, shape.rows * shape.lineElements),
+                     mul(row, shape.lineElements)),
+                 rem(column, shape.lineElements));
+  } else {
+    linear = add(mul(row, shape.rowElements), column);
+  }
+  line = div(linear, shape.lineElements);
+  Value swizzled = arith::XOrIOp::create(
+      builder, loc, linear, mul(rem(line, 8), shape.chunkElements));
+  result[rank - 2] = div(swizzled, shape.rowElements);
+  result[rank - 1] = rem(swizzled, shape.rowElements);
   return result;
+}
+
+/// `linear` above, in elements.
+static int64_t getLinearPosition(const SwizzleShape &shape, int64_t row,
+                                 int64_t column) {
+  if (!shape.isPanelled())
+    return row * shape.rowElements + column;
+  return (column / shape.lineElements) * shape.rows * shape.lineElements +
+         row * shape.lineElements + column % shape.lineElements;
 }
 
 std::pair<int64_t, int64_t>
 tile::getSwizzledPosition(MemRefType type, int64_t row, int64_t column) {
   SwizzleShape shape = getShape(type);
-  int64_t mask = ((row / shape.rowsPerLine) % 8) * shape.chunkElements;
-  int64_t linear = (row * shape.rowElements + column) ^ mask;
-  return {linear / shape.rowElements, linear % shape.rowElements};
+  int64_t linear = getLinearPosition(shape, row, column);
+  int64_t mask = ((linear / shape.lineElements) % 8) * shape.chunkElements;
+  int64_t swizzled = linear ^ mask;
+  return {swizzled / shape.rowElements, swizzled % shape.rowElements};
+}
+
+int64_t tile::getSwizzledLinearOffset(MemRefType type, int64_t row,
+                                      int64_t column) {
+  SwizzleShape shape = getShape(type);
+  return getLinearPosition(shape, row, column) * shape.elementBytes;
 }

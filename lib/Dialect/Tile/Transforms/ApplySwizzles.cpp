@@ -63,6 +63,11 @@ static LogicalResult rewriteUse(Operation *user, Value buffer) {
         swizzle(op, type, op.getIndicesMutable());
         return success();
       })
+      .Case([&](memref::ExtractAlignedPointerAsIndexOp) {
+        // The buffer's start, which swizzling does not move: the base of
+        // wgmma descriptors, whose lowering addresses the physical layout.
+        return success();
+      })
       .Case([&](nvgpu::DeviceAsyncCopyOp op) {
         if (op.getDst() != buffer)
           return failure();
@@ -92,7 +97,8 @@ struct TileApplySwizzles
             << user->getName()
             << "' uses a swizzled shared buffer in a way whose addresses "
                "cannot be swizzled (only loads, stores, vector loads and "
-               "stores, cp.async and ldmatrix of the buffer itself can); "
+               "stores, cp.async, ldmatrix and wgmma descriptors of the "
+               "buffer itself can); "
                "give the buffer swizzle = 0";
         return signalPassFailure();
       }

@@ -43,6 +43,9 @@ struct TileInferLayouts : tile::impl::TileInferLayoutsBase<TileInferLayouts> {
       cast<ParallelOp>(op).setLayoutAttr(layout);
     for (AllocSharedOp alloc : assignment->swizzled)
       alloc.setSwizzle(kSwizzleBytes);
+    for (AllocSharedOp alloc : assignment->descriptorOperands)
+      if (alloc.getEffectiveAlignment() < kSwizzleAtomBytes)
+        alloc.setAlignment(kSwizzleAtomBytes);
     convertLayoutsThroughShared(kernel);
 
     int index = 0;

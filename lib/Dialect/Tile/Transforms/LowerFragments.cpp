@@ -30,6 +30,9 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
+/// The `chip` of the CPU target.
+static constexpr llvm::StringLiteral kCPUChip = "cpu";
+
 /// Widest vector access, in bytes.
 static constexpr int64_t kMaxVectorBytes = 16;
 
@@ -102,8 +105,8 @@ namespace {
 
 class FragmentLowering {
 public:
-  FragmentLowering(KernelOp kernel, GemmLowering defaultGemm)
-      : kernel(kernel), defaultGemm(defaultGemm) {}
+  FragmentLowering(KernelOp kernel, GemmLowering defaultGemm, StringRef chip)
+      : kernel(kernel), defaultGemm(defaultGemm), chip(chip) {}
 
   LogicalResult run() {
     SmallVector<AllocFragmentOp> allocations;
@@ -355,13 +358,25 @@ private:
         gemm.getLowering().value_or(GemmLowering::automatic);
     if (lowering == GemmLowering::automatic)
       lowering = defaultGemm;
-    if (lowering == GemmLowering::scalar)
+    // The CPU has no tensor cores: every gemm computes its layout's
+    // elements with FMAs there.
+    if (chip == kCPUChip || lowering == GemmLowering::scalar)
       return lowerGemmToScalar(builder, gemm, c, a, thread);
+    if (lowering == GemmLowering::wgmma) {
+      if (chip != "sm_90a")
+        return gemm.emitOpError("wgmma lowering needs sm_90a (Hopper "
+                                "warp-group MMAs), but the kernel is "
+                                "compiled for ")
+               << chip << ": use lowering = #tile.gemm_lowering<mma_sync> "
+               << "or compile with chip=sm_90a";
+      return lowerGemmToWgmma(builder, gemm, c, thread);
+    }
     return lowerGemmToMmaSync(builder, gemm, c, a, thread);
   }
 
   KernelOp kernel;
   GemmLowering defaultGemm;
+  StringRef chip;
   Value thread;
   DenseMap<Value, FragmentRegisters> registers;
 };
@@ -374,11 +389,11 @@ struct TileLowerFragments
     std::optional<GemmLowering> lowering = symbolizeGemmLowering(gemmLowering);
     if (!lowering || *lowering == GemmLowering::automatic) {
       getOperation().emitError("tile-lower-fragments: gemm-lowering must be "
-                               "'mma_sync' or 'scalar', got '")
+                               "'mma_sync', 'wgmma' or 'scalar', got '")
           << gemmLowering << "'";
       return signalPassFailure();
     }
-    if (failed(FragmentLowering(getOperation(), *lowering).run()))
+    if (failed(FragmentLowering(getOperation(), *lowering, chip).run()))
       signalPassFailure();
   }
 };

@@ -41,8 +41,9 @@
 // Barrier insertion recognizes these shifts (SharedMemoryAccess.cpp) and
 // sees that stages `it mod S` and `(it + S - 1) mod S` differ. The view of
 // a swizzled buffer's stage is marked `tile.swizzle` (IR/Swizzle.h) and
-// swizzled from the stage's start; stages start on 128 bytes, so every
-// stage meets the banks the same way.
+// swizzled from the stage's start; stages start as aligned as the buffer
+// (at least 128 bytes), so every stage meets the banks the same way and a
+// wgmma operand's stages start on a 1024-byte swizzle atom.
 //
 //===----------------------------------------------------------------------===//
 
@@ -372,12 +373,15 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
   loop.erase();
 }
 
-/// The bytes of one stage of `type`: its size rounded up to 128 bytes, so
-/// that every stage starts as aligned as the allocation.
-static int64_t getStageBytes(MemRefType type) {
+/// The bytes of one stage of `alloc`: its size rounded up to its alignment
+/// (at least 128 bytes), so that every stage starts as aligned as the
+/// allocation.
+static int64_t getStageBytes(AllocSharedOp alloc) {
+  MemRefType type = alloc.getType();
   int64_t bytes = type.getNumElements() *
                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  return llvm::alignTo(bytes, 128);
+  return llvm::alignTo(bytes,
+                       std::max<int64_t>(alloc.getEffectiveAlignment(), 128));
 }
 
 /// Rewrites a `rolled` loop as described at the top of the file.
@@ -394,13 +398,14 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
   // One allocation of all stages per buffer, where the buffer was.
   SmallVector<Value> staged;
   SmallVector<bool> swizzled;
+  SmallVector<int64_t> stageBytes;
   for (Value buffer : plan.buffers) {
     auto alloc = buffer.getDefiningOp<AllocSharedOp>();
-    auto type = cast<MemRefType>(buffer.getType());
     OpBuilder allocBuilder(alloc);
-    auto rawType = MemRefType::get({stages * getStageBytes(type)},
-                                   allocBuilder.getI8Type(), AffineMap(),
-                                   type.getMemorySpace());
+    stageBytes.push_back(getStageBytes(alloc));
+    auto rawType =
+        MemRefType::get({stages * stageBytes.back()}, allocBuilder.getI8Type(),
+                        AffineMap(), alloc.getType().getMemorySpace());
     int64_t alignment = std::max<int64_t>(alloc.getEffectiveAlignment(),
                                           16);
     swizzled.push_back(alloc.isSwizzled());
@@ -410,11 +415,10 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
   }
   // Maps every buffer to its stage `stage` (an index in [0, S)).
   auto mapStage = [&](IRMapping &mapping, Value stage) {
-    for (auto [buffer, raw, swizzle] :
-         llvm::zip(plan.buffers, staged, swizzled)) {
+    for (auto [buffer, raw, swizzle, bytes] :
+         llvm::zip(plan.buffers, staged, swizzled, stageBytes)) {
       auto type = cast<MemRefType>(buffer.getType());
-      Value shift = arith::MulIOp::create(builder, loc, stage,
-                                          constant(getStageBytes(type)));
+      Value shift = arith::MulIOp::create(builder, loc, stage, constant(bytes));
       auto view =
           memref::ViewOp::create(builder, loc, type, raw, shift, ValueRange());
       if (swizzle)

@@ -28,6 +28,10 @@ struct LayoutAssignment {
   /// swizzled (ldmatrix reads columns of rows: without it, 8 rows of a
   /// 64-byte or wider tile share banks).
   SmallVector<AllocSharedOp> swizzled;
+  /// Shared buffers a tile.gemm reads through wgmma descriptors: swizzled
+  /// (they are in `swizzled` unless already) and aligned to 1024 bytes, the
+  /// span of the hardware's swizzle pattern.
+  SmallVector<AllocSharedOp> descriptorOperands;
 };
 
 /// Checks how the kernel's fragments are used (only by tile.copy,

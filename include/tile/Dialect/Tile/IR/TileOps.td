@@ -600,10 +600,11 @@ def Tile_ClearOp : Tile_Op<"clear", [
 def Tile_GemmLoweringAuto : I32EnumAttrCase<"automatic", 0, "auto">;
 def Tile_GemmLoweringMmaSync : I32EnumAttrCase<"mma_sync", 1>;
 def Tile_GemmLoweringScalar : I32EnumAttrCase<"scalar", 2>;
+def Tile_GemmLoweringWgmma : I32EnumAttrCase<"wgmma", 3>;
 def Tile_GemmLowering : I32EnumAttr<"GemmLowering",
     "the instructions a tile.gemm lowers to",
     [Tile_GemmLoweringAuto, Tile_GemmLoweringMmaSync,
-     Tile_GemmLoweringScalar]> {
+     Tile_GemmLoweringScalar, Tile_GemmLoweringWgmma]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
@@ -627,9 +628,20 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     `tile-infer-layouts` when absent, gives each warp an
     `M/Wm x N/Wn` sub-tile, and `C`'s layout is the tensor-core accumulator
     layout for that split. `lowering` picks the instructions: `mma_sync`
-    (`ldmatrix` + `mma.sync` m16n8k16, sm_80 and later), `scalar` (each
-    thread computes the elements of `C` it holds with FMAs: the CPU target,
-    and any chip for debugging) or `auto` (the pipeline's choice).
+    (`ldmatrix` + `mma.sync` m16n8k16, sm_80 and later), `wgmma`
+    (`wgmma.mma_async` of warp groups reading A and B from shared memory
+    through descriptors, sm_90a), `scalar` (each thread computes the
+    elements of `C` it holds with FMAs: the CPU target, and any chip for
+    debugging) or `auto` (the pipeline's choice).
+
+    `wgmma` gives each warp group (4 warps) 64 rows of `C`, the warps
+    split `M` only (`warps = [W, 1]`, `M = 16 W`, `W` a multiple of 4) and
+    `C`'s layout is the same accumulator layout. `A` and `B` are whole
+    `tile.alloc_shared` tiles, swizzled (128 bytes) and aligned to 1024
+    bytes by layout inference, whose contiguous dimension spans a multiple
+    of 128 bytes; `f32` inputs (tf32) and `f32` accumulation need `A`
+    stored `M x K` and `B` stored `N x K` (`transpose_b`), as the
+    instruction reads tf32 only K-major. The accumulator is `f32`.
 
     Shared tiles may be views (`memref.subview`) of padded buffers: rows
     padded by 16 bytes keep `ldmatrix` free of bank conflicts.
@@ -666,6 +678,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     int64_t getM();
     int64_t getN();
     int64_t getK();
+    /// The constraints of the wgmma lowering, for a block of `warps`.
+    LogicalResult verifyWgmma(int64_t warps);
   }];
   let hasVerifier = 1;
 }

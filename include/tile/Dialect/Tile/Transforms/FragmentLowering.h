@@ -46,6 +46,13 @@ LogicalResult lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
                                  const FragmentRegisters &c,
                                  const FragmentRegisters *a, Value thread);
 
+/// Lowers `gemm` to wgmma.mma_async of warp groups reading A and B from
+/// swizzled shared tiles through descriptors (sm_90a), on `c`, the
+/// accumulator's registers. Fails with an error at the op when the shapes
+/// or operands do not fit the instruction.
+LogicalResult lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
+                               const FragmentRegisters &c, Value thread);
+
 /// Lowers `gemm` to per-thread FMAs over K for the elements of C the thread
 /// holds (any layout, any chip, the CPU target). A fragment A operand (`a`)
 /// is read from the registers of the lanes that hold it, by shuffles.

@@ -141,8 +141,13 @@ def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> 
       and 16-wide K step, `nvgpu.ldmatrix` for A and B and `nvgpu.mma.sync`
       m16n8k16 per 16x8 accumulator tile), or `scalar` lowering
       (lib/.../GemmScalar.cpp: each thread accumulates the elements it
-      holds over K, reading A and B from shared memory). `gemm-lowering`
-      picks the lowering of gemms that do not choose (`auto`: mma_sync).
+      holds over K, reading A and B from shared memory), or `wgmma`
+      lowering (lib/.../GemmWgmma.cpp: per warp group and K step, one
+      `wgmma.mma_async` per at most 256 columns, A and B read through
+      shared-memory descriptors). `gemm-lowering` picks the lowering of
+      gemms that do not choose (`auto`: mma_sync); `chip` is where the
+      kernel runs: wgmma needs sm_90a, and on `cpu` every gemm lowers to
+      scalar (the layouts stay those the gemm asked for).
       A fragment A operand is used in place: its registers are the mma
       operand registers (mma_sync), or are fetched from the lanes that hold
       them by shuffles (scalar).
@@ -150,8 +155,11 @@ def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> 
   let options = [
     Option<"gemmLowering", "gemm-lowering", "std::string",
            /*default=*/"\"mma_sync\"",
-           "Lowering of tile.gemm ops with lowering = auto or none: mma_sync "
-           "or scalar">,
+           "Lowering of tile.gemm ops with lowering = auto or none: mma_sync, "
+           "wgmma or scalar">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Where the kernels run: a GPU architecture (sm_80, sm_90a, ...) "
+           "or 'cpu' (every tile.gemm lowers to scalar)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",

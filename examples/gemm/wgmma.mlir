@@ -1,0 +1,159 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t.gemm_f16.ptx
+// RUN: %if ptxas %{ %ptxas-each %t %}
+// wgmma is Hopper's (sm_90a): for another chip the op says so.
+// RUN: not tile-opt %s --tile-to-ptx='chip=sm_80' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
+// GPU-SUITE: --kernel gemm_f16 --shape A=1000x600 --shape B=600x520 --shape C=1000x520 --check
+// GPU-SUITE: --kernel gemm_f16 --shape A=1024x1024 --shape B=1024x1024 --shape C=1024x1024 --check --check-repeat 20
+// GPU-SUITE: --kernel gemm_f16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --bench --flops 137438953472
+// GPU-SUITE: --kernel gemm_bf16 --shape A=1000x600 --shape B=600x520 --shape C=1000x520 --check
+// GPU-SUITE: --kernel gemm_bf16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --bench --flops 137438953472
+// CPU-SUITE: --kernel gemm_f16 --shape A=200x136 --shape B=136x264 --shape C=200x264 --check
+// CPU-SUITE: --kernel gemm_bf16 --shape A=128x64 --shape B=64x256 --shape C=128x256 --check
+
+// C = A B on Hopper's warp-group tensor cores (wgmma), f16 or bf16 inputs,
+// f32 accumulation, any shape whose sizes are multiples of 8: each block of
+// two warp groups computes a 128 x 256 tile of C over K tiles of 64,
+// streamed through shared memory by a 4-stage cp.async pipeline. The gemm
+// asks for `wgmma`; the rest is inferred: the warps split M (64 rows per
+// warp group), the shared tiles are 128-byte swizzled and aligned to 1024
+// bytes (the layout wgmma's descriptors read), and the accumulator is the
+// same fragment layout as mma.sync's, so the epilogue copy is unchanged.
+// On the CPU target the gemm computes the same layout with FMAs.
+
+// CHECK-LABEL: tile.kernel @gemm_f16
+tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
+                      %C: memref<?x?xf16> {tile.multiple_of = 8})
+    grid [?, ?] threads [256] attributes {reference = @gemm_f16_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %m0 = affine.apply affine_map<(b) -> (b * 128)>(%by)
+  %n0 = affine.apply affine_map<(b) -> (b * 256)>(%bx)
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %kt = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x256xf32, #tile.fragment>
+  tile.clear %acc : memref<128x256xf32, #tile.fragment>
+  tile.pipelined %k = %c0 to %kt step %c1 stages 4 rolled {
+    %k0 = affine.apply affine_map<(k) -> (k * 64)>(%k)
+    tile.copy %A[%m0, %k0] to %As : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
+    // CHECK: tile.gemm {{.*}}lowering = #tile.gemm_lowering<wgmma>
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C[%m0, %n0] : memref<128x256xf32, #tile.fragment> to memref<?x?xf16>
+} grid_size {
+^bb0(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %M = memref.dim %C, %c0 : memref<?x?xf16>
+  %N = memref.dim %C, %c1 : memref<?x?xf16>
+  %gx = arith.ceildivui %N, %c256 : index
+  %gy = arith.ceildivui %M, %c128 : index
+  tile.yield %gx, %gy : index, index
+}
+
+// PTX-LABEL: .entry gemm_f16(
+// PTX: cp.async.cg.shared.global
+// PTX: fence.proxy.async.shared::cta
+// PTX: wgmma.fence.sync.aligned
+// PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PTX: wgmma.commit_group.sync.aligned
+// PTX: wgmma.wait_group.sync.aligned 0
+
+// SM80: error: 'tile.gemm' op wgmma lowering needs sm_90a
+
+// The same for bf16.
+// CHECK-LABEL: tile.kernel @gemm_bf16
+tile.kernel @gemm_bf16(%A: memref<?x?xbf16> {tile.multiple_of = 8}, %B: memref<?x?xbf16> {tile.multiple_of = 8},
+                      %C: memref<?x?xbf16> {tile.multiple_of = 8})
+    grid [?, ?] threads [256] attributes {reference = @gemm_bf16_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %m0 = affine.apply affine_map<(b) -> (b * 128)>(%by)
+  %n0 = affine.apply affine_map<(b) -> (b * 256)>(%bx)
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %kt = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x256xf32, #tile.fragment>
+  tile.clear %acc : memref<128x256xf32, #tile.fragment>
+  tile.pipelined %k = %c0 to %kt step %c1 stages 4 rolled {
+    %k0 = affine.apply affine_map<(k) -> (k * 64)>(%k)
+    tile.copy %A[%m0, %k0] to %As : memref<?x?xbf16> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs : memref<?x?xbf16> to memref<64x256xbf16, #gpu.address_space<workgroup>>
+    // CHECK: tile.gemm {{.*}}lowering = #tile.gemm_lowering<wgmma>
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x256xbf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C[%m0, %n0] : memref<128x256xf32, #tile.fragment> to memref<?x?xbf16>
+} grid_size {
+^bb0(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xbf16>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %M = memref.dim %C, %c0 : memref<?x?xbf16>
+  %N = memref.dim %C, %c1 : memref<?x?xbf16>
+  %gx = arith.ceildivui %N, %c256 : index
+  %gy = arith.ceildivui %M, %c128 : index
+  tile.yield %gx, %gy : index, index
+}
+
+// C = A B with f32 accumulation, rounded to the output type at the end.
+func.func @gemm_f16_reference(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %M = memref.dim %C, %c0 : memref<?x?xf16>
+  %N = memref.dim %C, %c1 : memref<?x?xf16>
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  scf.for %m = %c0 to %M step %c1 {
+    scf.for %n = %c0 to %N step %c1 {
+      %sum = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (f32) {
+        %a = memref.load %A[%m, %k] : memref<?x?xf16>
+        %b = memref.load %B[%k, %n] : memref<?x?xf16>
+        %af = arith.extf %a : f16 to f32
+        %bf = arith.extf %b : f16 to f32
+        %next = math.fma %af, %bf, %acc : f32
+        scf.yield %next : f32
+      }
+      %r = arith.truncf %sum : f32 to f16
+      memref.store %r, %C[%m, %n] : memref<?x?xf16>
+    }
+  }
+  return
+}
+
+func.func @gemm_bf16_reference(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %M = memref.dim %C, %c0 : memref<?x?xbf16>
+  %N = memref.dim %C, %c1 : memref<?x?xbf16>
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  scf.for %m = %c0 to %M step %c1 {
+    scf.for %n = %c0 to %N step %c1 {
+      %sum = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (f32) {
+        %a = memref.load %A[%m, %k] : memref<?x?xbf16>
+        %b = memref.load %B[%k, %n] : memref<?x?xbf16>
+        %af = arith.extf %a : bf16 to f32
+        %bf = arith.extf %b : bf16 to f32
+        %next = math.fma %af, %bf, %acc : f32
+        scf.yield %next : f32
+      }
+      %r = arith.truncf %sum : f32 to bf16
+      memref.store %r, %C[%m, %n] : memref<?x?xbf16>
+    }
+  }
+  return
+}

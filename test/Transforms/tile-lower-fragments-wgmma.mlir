@@ -1,0 +1,97 @@
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-fragments,canonicalize,cse))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-fragments{chip=cpu},canonicalize,cse))' | FileCheck %s --check-prefix=CPU
+
+// One warp group, C 64x64 = A (64x64, K-major) B (64x64 stored K x N:
+// MN-major). Layout inference swizzles both tiles and aligns them to a
+// 1024-byte atom. The warp group index comes through a shuffle from lane 0
+// (warp-uniform descriptors). The generic-proxy writes are fenced for the
+// async proxy, then four m64n64k16 wgmmas (K = 64) run from the
+// accumulator struct, the first with scale-d 0 (`clear`), and the group is
+// committed and waited for before the registers are read.
+// Descriptors: A = (start >> 4) | LBO 1 << 16 | SBO 64 (1024 B) << 32 |
+// 128-byte swizzle (1 << 62); A's warp group starts 64 rows (8192 B) in
+// and K steps of 16 move 32 bytes. B's LBO is a 64-row panel (512 x 16 B)
+// and a K step moves 16 rows (2048 B).
+// CHECK-LABEL: tile.kernel @wgmma_64x64
+// CHECK-DAG: %[[AFIELDS:.+]] = arith.constant 4611686293305360384 : i64
+// CHECK-DAG: %[[BFIELDS:.+]] = arith.constant 4611686293338849280 : i64
+// CHECK-DAG: %[[MASK:.+]] = arith.constant 16383 : i64
+// CHECK: %[[AS:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
+// CHECK: %[[BS:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
+// CHECK: %[[ACC:.+]] = tile.alloc_local : memref<16x2xf32>
+// CHECK: %[[WARP:.+]], %{{.+}} = gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : i32
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[APTR:.+]] = memref.extract_aligned_pointer_as_index %[[AS]]
+// CHECK: %[[AROWS:.+]] = arith.muli %{{.+}}, %c8192
+// CHECK: %[[AADDR:.+]] = arith.addi %[[APTR]], %[[AROWS]]
+// CHECK: %[[ABITS:.+]] = arith.index_castui %[[AADDR]] : index to i64
+// CHECK: %[[ASHIFT:.+]] = arith.shrui %[[ABITS]], %c4_i64
+// CHECK: %[[AMASKED:.+]] = arith.andi %[[ASHIFT]], %[[MASK]]
+// CHECK: %[[DESCA:.+]] = arith.ori %[[AMASKED]], %[[AFIELDS]]
+// CHECK: %[[BPTR:.+]] = memref.extract_aligned_pointer_as_index %[[BS]]
+// CHECK: %[[DESCB:.+]] = arith.ori %{{.+}}, %[[BFIELDS]]
+// CHECK: %[[D0:.+]] = nvvm.wgmma.mma_async %[[DESCA]], %[[DESCB]], %{{.+}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: arith.addi %[[APTR]], %c32
+// CHECK: arith.addi %[[BPTR]], %c2048
+// CHECK: %[[D1:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D0]], <m = 64, n = 64, k = 16>, D[<f32>, <one>]
+// CHECK: arith.addi %[[BPTR]], %c4096
+// CHECK: %[[D2:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D1]], {{.+}} D[<f32>, <one>]
+// CHECK: arith.addi %[[BPTR]], %c6144
+// CHECK: %[[D3:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D2]], {{.+}} D[<f32>, <one>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: %[[R0:.+]] = llvm.extractvalue %[[D3]][0]
+// CHECK: memref.store %[[R0]], %[[ACC]][%c0, %c0]
+// The CPU target computes the same layout with FMAs.
+// CPU-LABEL: tile.kernel @wgmma_64x64
+// CPU-NOT: nvvm.wgmma
+// CPU: scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args
+tile.kernel @wgmma_64x64(%C: memref<64x64xf16>) grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear, lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf16>
+}
+
+// -----
+
+// Two warp groups (M = 128), B stored N x K (`transpose_b`: K-major) and
+// N = 512: two m64n256k16 instructions per K step (8 for K = 64), the second starting 256
+// rows of B (32768 B) in. Accumulating (no `clear`): the struct is loaded
+// from C's registers and every wgmma has scale-d 1.
+// CHECK-LABEL: tile.kernel @wgmma_wide
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[D0:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %{{.+}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: arith.addi %{{.+}}, %c32768
+// CHECK: %[[D1:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %{{.+}}, <m = 64, n = 256, k = 16>
+// CHECK: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D0]], <m = 64, n = 256, k = 16>
+// CHECK: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D1]], <m = 64, n = 256, k = 16>
+// CHECK-COUNT-4: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %{{.+}}, <m = 64, n = 256, k = 16>
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+tile.kernel @wgmma_wide(%C: memref<128x512xf32>) grid [1] threads [256] {
+  %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<512x64xbf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x512xf32, #tile.fragment>
+  tile.copy %C to %acc : memref<128x512xf32> to memref<128x512xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<512x64xbf16, #gpu.address_space<workgroup>>, memref<128x512xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<128x512xf32, #tile.fragment> to memref<128x512xf32>
+}
+
+// -----
+
+// tf32: f32 tiles read K-major (A M x K, B N x K), K steps of 8 (32 bytes).
+// CHECK-LABEL: tile.kernel @wgmma_tf32
+// CHECK: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 64, k = 8>, D[<f32>, <zero>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 64, k = 8>, D[<f32>, <one>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
+}
