@@ -41,8 +41,10 @@
 // CHECK: %[[D3:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D2]], {{.+}} D[<f32>, <one>]
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: %[[R0:.+]] = llvm.extractvalue %[[D3]][0]
+// The wait passes the registers through (tied): their readers depend on it.
+// CHECK: %[[V0:.+]] = llvm.extractvalue %[[D3]][0]
+// CHECK: %[[W:.+]] = llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},0,1,{{.*}},31" %[[V0]],
+// CHECK: %[[R0:.+]] = llvm.extractvalue %[[W]][0]
 // CHECK: memref.store %[[R0]], %[[ACC]][%c0, %c0]
 // The CPU target computes the same layout with FMAs.
 // CPU-LABEL: tile.kernel @wgmma_64x64
@@ -71,7 +73,7 @@ tile.kernel @wgmma_64x64(%C: memref<64x64xf16>) grid [1] threads [128] {
 // CHECK: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D1]], <m = 64, n = 256, k = 16>
 // CHECK-COUNT-4: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %{{.+}}, <m = 64, n = 256, k = 16>
 // CHECK-NOT: nvvm.wgmma.mma_async
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
 tile.kernel @wgmma_wide(%C: memref<128x512xf32>) grid [1] threads [256] {
   %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<512x64xbf16, #gpu.address_space<workgroup>>
@@ -93,5 +95,31 @@ tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
   %Bs = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
   tile.gemm %As, %Bs, %acc {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
+}
+
+// -----
+
+// A gemm left in flight by a rolled pipeline (tile.wgmma_in_flight): it
+// waits for the previous group only, and the loop is followed by a wait
+// for all, through which C's registers pass.
+// CHECK-LABEL: tile.kernel @wgmma_in_flight
+// CHECK: tile.serial
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: wgmma.wait
+// CHECK: }
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK: tile.copy
+tile.kernel @wgmma_in_flight(%C: memref<64x64xf32>, %n: index) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.clear %acc : memref<64x64xf32, #tile.fragment>
+  tile.serial %k = %c0 to %n step %c1 {
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>, tile.wgmma_in_flight} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  }
   tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
 }

@@ -201,6 +201,39 @@ tile.kernel @rolled_atom_aligned(%X: memref<?x64xf16>, %Y: memref<68x64xf16>, %n
 
 // -----
 
+// A rolled pipeline around a wgmma gemm whose accumulator nothing else in
+// the loop touches: the gemm is left in flight into the next iteration
+// (tile.wgmma_in_flight), so a stage is read until the end of the next
+// iteration and the copies run S - 2 = 2 iterations ahead: two prologue
+// groups, cp.async.wait_group 1, and iteration it fills stage (it + 2) mod 4.
+// CHECK-LABEL: tile.kernel @rolled_wgmma
+// BARRIERS-LABEL: tile.kernel @rolled_wgmma
+// CHECK-COUNT-2: nvvm.cp.async.commit.group
+// CHECK: tile.serial %[[IT:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: tile.barrier
+// CHECK: %[[NEXT:.+]] = arith.addi %[[IT]], %c2
+// CHECK: arith.remui %[[NEXT]], %c4
+// CHECK: tile.gemm {{.+}}tile.wgmma_in_flight
+tile.kernel @rolled_wgmma(%A: memref<?x64xf16>, %B: memref<?x64xf16>, %C: memref<64x64xf32>, %n: index) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %As = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.clear %acc : memref<64x64xf32, #tile.fragment>
+  tile.pipelined %k = %c0 to %n step %c1 stages 4 rolled {
+    %off = arith.muli %k, %c64 : index
+    tile.copy %A[%off, %c0] to %As : memref<?x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%off, %c0] to %Bs : memref<?x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
+}
+
+// -----
+
 // Nothing to pipeline: a serial loop.
 // CHECK-LABEL: tile.kernel @nothing
 // BARRIERS-LABEL: tile.kernel @nothing

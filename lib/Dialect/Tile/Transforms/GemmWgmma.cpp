@@ -81,6 +81,38 @@ static bool isDescriptorTile(Value tile) {
          alloc.getEffectiveAlignment() >= kSwizzleAtomBytes;
 }
 
+/// wgmma.wait_group `pending` as inline PTX through which `values` (f32
+/// accumulator registers) pass, tied: their readers then depend on the
+/// wait, so LLVM cannot move them above it (the wait intrinsic alone
+/// carries no data dependence, and an epilogue conversion hoisted above
+/// it made ptxas serialize every wgmma, C7514, or read registers still
+/// being written). Triton's wgmma wait does the same.
+static SmallVector<Value> waitTied(OpBuilder &b, Location loc, int64_t pending,
+                                   ArrayRef<Value> values) {
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "=f,";
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
+  auto type = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(values.size(), b.getF32Type()));
+  Value waited =
+      LLVM::InlineAsmOp::create(
+          b, loc, type, values,
+          b.getStringAttr("wgmma.wait_group.sync.aligned " +
+                          std::to_string(pending) + ";"),
+          b.getStringAttr(constraints), b.getUnitAttr(),
+          /*is_align_stack=*/nullptr,
+          LLVM::TailCallKindAttr::get(b.getContext(),
+                                      LLVM::tailcallkind::TailCallKind::None),
+          /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
+          .getResult(0);
+  SmallVector<Value> results;
+  for (size_t i = 0; i < values.size(); ++i)
+    results.push_back(LLVM::ExtractValueOp::create(b, loc, waited, i));
+  return results;
+}
+
 namespace {
 
 /// One operand tile as the descriptors see it.
@@ -178,15 +210,40 @@ public:
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    SmallVector<Value> results;
     for (int64_t j = 0; j < instructions; ++j)
       for (int64_t i = 0; i < perInstruction; ++i)
-        memref::StoreOp::create(
-            b, loc, LLVM::ExtractValueOp::create(b, loc, acc[j], i), c.buffer,
-            c.indices(b, loc, j * perInstruction + i));
+        results.push_back(LLVM::ExtractValueOp::create(b, loc, acc[j], i));
+    if (gemm->hasAttr(kWgmmaInFlightAttr)) {
+      // Left in flight (a rolled pipeline releases the stage one iteration
+      // late): only the next iteration's MMAs read these registers. Wait
+      // for the previous group here, and for all after the loop.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+      waitAfterLoop(c);
+    } else {
+      results = waitTied(b, loc, /*pending=*/0, results);
+    }
+    for (auto [reg, value] : llvm::enumerate(results))
+      memref::StoreOp::create(b, loc, value, c.buffer, c.indices(b, loc, reg));
   }
 
 private:
+  /// wgmma.wait_group 0 right after the loop around the gemm, through
+  /// which C's registers pass.
+  void waitAfterLoop(const FragmentRegisters &c) {
+    Operation *loop = gemm->getParentOp();
+    OpBuilder after(loop->getContext());
+    after.setInsertionPointAfter(loop);
+    SmallVector<Value> values;
+    for (int64_t reg = 0; reg < c.layout.getRegisters(); ++reg)
+      values.push_back(memref::LoadOp::create(after, loc, c.buffer,
+                                              c.indices(after, loc, reg)));
+    for (auto [reg, value] :
+         llvm::enumerate(waitTied(after, loc, /*pending=*/0, values)))
+      memref::StoreOp::create(after, loc, value, c.buffer,
+                              c.indices(after, loc, reg));
+  }
+
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }

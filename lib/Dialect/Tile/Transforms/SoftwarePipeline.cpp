@@ -38,6 +38,16 @@
 //     consumer(it) reading stage it mod S
 //   cp.async.wait_group 0
 //
+// A wgmma `tile.gemm` of a rolled body (S >= 3) whose accumulator nothing
+// else in the loop touches is left in flight into the next iteration
+// (marked `tile.wgmma_in_flight`: wgmma.wait_group 1, then 0 after the
+// loop), so the tensor cores work through the next iteration's wait,
+// barrier and copy issue. Its stage is then read until the end of the next
+// iteration: the copies run S - 2 iterations ahead instead of S - 1, and
+// stage (it + S - 2) mod S, refilled at iteration it, was last read by
+// iteration it - 2, whose MMAs every warp group waited for before the
+// barrier.
+//
 // Barrier insertion recognizes these shifts (SharedMemoryAccess.cpp) and
 // sees that stages `it mod S` and `(it + S - 1) mod S` differ. The view of
 // a swizzled buffer's stage is marked `tile.swizzle` (IR/Swizzle.h) and
@@ -384,9 +394,33 @@ static int64_t getStageBytes(AllocSharedOp alloc) {
                        std::max<int64_t>(alloc.getEffectiveAlignment(), 128));
 }
 
+/// The wgmma gemms of `loop`'s body that can stay in flight into the next
+/// iteration: at its top level, with an accumulator the rest of the body
+/// does not touch (the next iteration's MMAs, issued behind them, are its
+/// only readers).
+static SmallVector<GemmOp> getOverlappableGemms(PipelinedOp loop) {
+  SmallVector<GemmOp> gemms;
+  for (auto gemm : loop.getBody().front().getOps<GemmOp>()) {
+    if (gemm.getLowering() != GemmLowering::wgmma)
+      continue;
+    bool alone = llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
+      return user == gemm.getOperation() || !loop->isAncestor(user);
+    });
+    if (alone)
+      gemms.push_back(gemm);
+  }
+  return gemms;
+}
+
 /// Rewrites a `rolled` loop as described at the top of the file.
 static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
   int64_t stages = loop.getStages();
+  // With wgmma gemms left in flight, a stage is read until the end of the
+  // next iteration: the copies run one iteration less ahead.
+  SmallVector<GemmOp> inFlight;
+  if (stages >= 3)
+    inFlight = getOverlappableGemms(loop);
+  int64_t ahead = inFlight.empty() ? stages - 1 : stages - 2;
   Location loc = loop.getLoc();
   OpBuilder builder(loop);
   auto constant = [&](int64_t value) -> Value {
@@ -432,8 +466,8 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
                [&](IRMapping &mapping) { mapStage(mapping, stage); });
   };
 
-  // Prologue: the first S - 1 iterations' copies, into stages 0 .. S - 2.
-  for (int64_t stage = 0; stage + 1 < stages; ++stage)
+  // Prologue: the first `ahead` iterations' copies, into their stages.
+  for (int64_t stage = 0; stage < ahead; ++stage)
     issueCopies(constant(stage), constant(stage));
 
   auto iterations = SerialOp::create(builder, loc, constant(0), count,
@@ -442,12 +476,12 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(iterations.getBody().front().getTerminator());
     Value iteration = iterations.getInductionVar();
-    NVVM::CpAsyncWaitGroupOp::create(builder, loc, stages - 2);
+    NVVM::CpAsyncWaitGroupOp::create(builder, loc, ahead - 1);
     createCompilerBarrier(builder, loc, "tile-software-pipeline");
-    Value ahead =
-        arith::AddIOp::create(builder, loc, iteration, constant(stages - 1));
-    issueCopies(ahead, arith::RemUIOp::create(builder, loc, ahead,
-                                              constant(stages)));
+    Value next =
+        arith::AddIOp::create(builder, loc, iteration, constant(ahead));
+    issueCopies(next,
+                arith::RemUIOp::create(builder, loc, next, constant(stages)));
     IRMapping mapping;
     mapping.map(loop.getInductionVar(),
                 buildInductionValue(builder, loc, loop, iteration));
@@ -456,9 +490,13 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
     DenseSet<Operation *> copies;
     for (CopyOp copy : plan.copies)
       copies.insert(copy);
-    for (Operation &op : loop.getBody().front().without_terminator())
-      if (!copies.contains(&op))
-        builder.clone(op, mapping);
+    for (Operation &op : loop.getBody().front().without_terminator()) {
+      if (copies.contains(&op))
+        continue;
+      Operation *clone = builder.clone(op, mapping);
+      if (llvm::is_contained(inFlight, dyn_cast<GemmOp>(&op)))
+        clone->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
+    }
   }
   NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
   loop.erase();

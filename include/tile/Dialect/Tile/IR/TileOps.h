@@ -46,6 +46,12 @@ constexpr llvm::StringLiteral kMultipleOfAttr = "tile.multiple_of";
 /// declares one.
 std::optional<int64_t> getDeclaredMultiple(Value memref);
 
+/// On a `tile.gemm` lowered to wgmma inside a rolled pipeline whose stages
+/// are released one iteration late (tile-software-pipeline): the gemm
+/// leaves its MMAs in flight (wgmma.wait_group 1: the previous iteration's
+/// are done), and the loop is followed by a wait for all of them.
+constexpr llvm::StringLiteral kWgmmaInFlightAttr = "tile.wgmma_in_flight";
+
 /// Registers of an SM (sm_90), shared by the threads of its blocks.
 constexpr int64_t kRegistersPerSM = 65536;
 
