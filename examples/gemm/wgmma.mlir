@@ -20,7 +20,12 @@
 // warp group), the shared tiles are 128-byte swizzled and aligned to 1024
 // bytes (the layout wgmma's descriptors read), and the accumulator is the
 // same fragment layout as mma.sync's, so the epilogue copy is unchanged.
+// The pipeline leaves each iteration's MMAs in flight while the next
+// waits for its tiles and issues its copies (copies two tiles ahead).
 // On the CPU target the gemm computes the same layout with FMAs.
+// H200, 2026-11-25, 4096^3: f16 256.3 us, 536 TFLOP/s; bf16 252.9 us, 544
+// (in the same call cuBLAS 179.4 / 189.3 us: 0.70x / 0.75x; Triton tuned
+// 220.9 / 212.5 us). Other tile shapes: docs/benchmarks.md.
 
 // CHECK-LABEL: tile.kernel @gemm_f16
 tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
