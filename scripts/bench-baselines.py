@@ -111,13 +111,15 @@ def triton_matmul(A, B):
 
 
 def gemm_tensor_cores():
-    # f16 / bf16 4096^3 (f32 accumulation) and the seed shape in TF32.
-    for dtype, name in ((torch.float16, "f16"), (torch.bfloat16, "bf16")):
-        A = torch.randn(4096, 4096, device="cuda", dtype=dtype)
-        B = torch.randn(4096, 4096, device="cuda", dtype=dtype)
-        workload = f"gemm_{name}_4096"
-        report(workload, "cublas", median_us(lambda: A @ B))
-        report(workload, "triton-tuned", triton_matmul(A, B))
+    # f16 / bf16 4096^3 and 8192^3 (f32 accumulation) and the seed shape in
+    # TF32.
+    for size in (4096, 8192):
+        for dtype, name in ((torch.float16, "f16"), (torch.bfloat16, "bf16")):
+            A = torch.randn(size, size, device="cuda", dtype=dtype)
+            B = torch.randn(size, size, device="cuda", dtype=dtype)
+            workload = f"gemm_{name}_{size}"
+            report(workload, "cublas", median_us(lambda: A @ B))
+            report(workload, "triton-tuned", triton_matmul(A, B))
     A = torch.rand(1024, 2048, device="cuda")
     B = torch.rand(2048, 512, device="cuda")
     torch.backends.cuda.matmul.allow_tf32 = True

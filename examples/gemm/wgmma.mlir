@@ -4,6 +4,9 @@
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // wgmma is Hopper's (sm_90a): for another chip the op says so.
 // RUN: not tile-opt %s --tile-to-ptx='chip=sm_80' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
+// Without TMA the tiles are copied by every thread with cp.async.
+// RUN: tile-opt %s --tile-to-ptx='tma=false ptx-output=%t.cp.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=CPASYNC < %t.cp.gemm_f16.ptx
 // GPU-SUITE: --kernel gemm_f16 --shape A=1000x600 --shape B=600x520 --shape C=1000x520 --check
 // GPU-SUITE: --kernel gemm_f16 --shape A=1024x1024 --shape B=1024x1024 --shape C=1024x1024 --check --check-repeat 20
 // GPU-SUITE: --kernel gemm_f16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --bench --flops 137438953472
@@ -15,17 +18,21 @@
 // C = A B on Hopper's warp-group tensor cores (wgmma), f16 or bf16 inputs,
 // f32 accumulation, any shape whose sizes are multiples of 8: each block of
 // two warp groups computes a 128 x 256 tile of C over K tiles of 64,
-// streamed through shared memory by a 4-stage cp.async pipeline. The gemm
-// asks for `wgmma`; the rest is inferred: the warps split M (64 rows per
-// warp group), the shared tiles are 128-byte swizzled and aligned to 1024
-// bytes (the layout wgmma's descriptors read), and the accumulator is the
-// same fragment layout as mma.sync's, so the epilogue copy is unchanged.
-// The pipeline leaves each iteration's MMAs in flight while the next
-// waits for its tiles and issues its copies (copies two tiles ahead).
-// On the CPU target the gemm computes the same layout with FMAs.
-// H200, 2026-11-25, 4096^3: f16 256.3 us, 536 TFLOP/s; bf16 252.9 us, 544
-// (in the same call cuBLAS 179.4 / 189.3 us: 0.70x / 0.75x; Triton tuned
-// 220.9 / 212.5 us). Other tile shapes: docs/benchmarks.md.
+// streamed through shared memory by a 4-stage pipeline. The gemm asks for
+// `wgmma`; the rest is inferred: the warps split M (64 rows per warp
+// group), the shared tiles are 128-byte swizzled and aligned to 1024 bytes
+// (the layout wgmma's descriptors read), and the accumulator is the same
+// fragment layout as mma.sync's, so the epilogue copy is unchanged. On
+// sm_90a the copies are TMA's (one thread issues them; each stage
+// completes on an mbarrier; `tile.multiple_of = 8` makes the row
+// pitches TMA-legal), and the pipeline leaves each iteration's MMAs in
+// flight while the next waits for its tiles (copies two tiles ahead).
+// On the CPU target the copies are plain and the gemm computes the same
+// layout with FMAs.
+// H200, 2026-11-25: f16 4096^3 203.4 us, 676 TFLOP/s; bf16 197.8 us, 695
+// (in the same call cuBLAS 179.9 / 187.2 us: 0.88x / 0.95x; Triton tuned
+// 213.6 / 206.0 us); 8192^3 0.91x cuBLAS. With cp.async (--tma=false)
+// 533 / 540 TFLOP/s. Other tile shapes: docs/benchmarks.md.
 
 // CHECK-LABEL: tile.kernel @gemm_f16
 tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
@@ -66,7 +73,11 @@ tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?
 }
 
 // PTX-LABEL: .entry gemm_f16(
-// PTX: cp.async.cg.shared.global
+// PTX: fence.proxy.tensormap::generic.acquire.sys
+// PTX: mbarrier.init.shared.b64
+// PTX: mbarrier.arrive.expect_tx.shared.b64
+// PTX: cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes
+// PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: fence.proxy.async.shared::cta
 // PTX: wgmma.fence.sync.aligned
 // PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
@@ -74,6 +85,10 @@ tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?
 // PTX: wgmma.wait_group.sync.aligned 0
 
 // SM80: error: 'tile.gemm' op wgmma lowering needs sm_90a
+
+// CPASYNC-NOT: cp.async.bulk.tensor
+// CPASYNC: cp.async.cg.shared.global
+// CPASYNC: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 
 // The same for bf16.
 // CHECK-LABEL: tile.kernel @gemm_bf16

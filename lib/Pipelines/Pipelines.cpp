@@ -47,6 +47,14 @@ void tile::buildTileToPTXPipeline(OpPassManager &pm,
   buildGPUToPTXPipeline(pm, options);
 }
 
+/// Whether `chip` (sm_XY, sm_XYa) has the Tensor Memory Accelerator.
+static bool chipHasTma(StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 90;
+}
+
 void tile::configureForCPUTarget(TileToPTXOptions &options) {
   options.gemmLowering = "scalar";
   options.chip = "cpu";
@@ -57,7 +65,9 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   // Tile level, per kernel.
   OpPassManager &kernelPm = pm.nest<KernelOp>();
   kernelPm.addPass(createTileInferLayouts());
-  kernelPm.addPass(createTileSoftwarePipeline());
+  TileSoftwarePipelineOptions pipelining;
+  pipelining.tma = options.tma && chipHasTma(options.chip);
+  kernelPm.addPass(createTileSoftwarePipeline(pipelining));
   kernelPm.addPass(createTileInsertBarriers());
   kernelPm.addPass(createTileLowerWarpSpecialize());
   TileLowerFragmentsOptions fragments;

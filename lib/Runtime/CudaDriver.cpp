@@ -44,6 +44,11 @@ struct DriverApi {
   Result (*cuEventSynchronize)(void *);
   Result (*cuEventElapsedTime)(float *, void *, void *);
   Result (*cuEventDestroy)(void *);
+  /// Absent before CUDA 12 (no TMA): null, and a clear error when used.
+  Result (*cuTensorMapEncodeTiled)(void *, int, uint32_t, void *,
+                                   const uint64_t *, const uint64_t *,
+                                   const uint32_t *, const uint32_t *, int, int,
+                                   int, int) = nullptr;
   Result (*cuGetErrorName)(Result, const char **);
   Result (*cuGetErrorString)(Result, const char **);
 
@@ -115,6 +120,9 @@ static llvm::Expected<std::unique_ptr<DriverApi>> loadDriver() {
   else
     resolve(api->cuEventElapsedTime, "cuEventElapsedTime");
   resolve(api->cuEventDestroy, "cuEventDestroy_v2");
+  api->cuTensorMapEncodeTiled =
+      reinterpret_cast<decltype(api->cuTensorMapEncodeTiled)>(
+          dlsym(library, "cuTensorMapEncodeTiled"));
   resolve(api->cuGetErrorName, "cuGetErrorName");
   resolve(api->cuGetErrorString, "cuGetErrorString");
   if (missing)
@@ -303,4 +311,97 @@ llvm::Expected<float> Device::timeLaunch(void *function,
                 "cuEventElapsedTime"))
     return std::move(error);
   return milliseconds;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor maps
+//===----------------------------------------------------------------------===//
+
+/// CUtensorMap enumerators used here (from cuda.h).
+enum : int {
+  kTensorMapDataTypeUint8 = 0,
+  kTensorMapDataTypeUint16 = 1,
+  kTensorMapDataTypeUint32 = 2,
+  kTensorMapDataTypeUint64 = 4,
+  kTensorMapInterleaveNone = 0,
+  kTensorMapL2Promotion256B = 3,
+  kTensorMapFloatOobFillNone = 0,
+};
+
+llvm::Expected<TensorMap>
+Device::encodeTiledTensorMap(const TiledTensorMapSpec &spec) const {
+  if (!api->cuTensorMapEncodeTiled)
+    return makeError("the CUDA driver lacks cuTensorMapEncodeTiled (TMA "
+                     "needs CUDA 12 and an sm_90 GPU)");
+  size_t rank = spec.shape.size();
+  if (rank < 1 || rank > 5 || spec.box.size() != rank)
+    return makeError(llvm::formatv("a tensor map of rank {0} with a box of "
+                                   "rank {1}: TMA maps ranks 1 to 5",
+                                   rank, spec.box.size()));
+  int dataType;
+  switch (spec.elementBytes) {
+  case 1:
+    dataType = kTensorMapDataTypeUint8;
+    break;
+  case 2:
+    dataType = kTensorMapDataTypeUint16;
+    break;
+  case 4:
+    dataType = kTensorMapDataTypeUint32;
+    break;
+  case 8:
+    dataType = kTensorMapDataTypeUint64;
+    break;
+  default:
+    return makeError(
+        llvm::formatv("a tensor map of {0}-byte elements", spec.elementBytes));
+  }
+  int swizzle;
+  switch (spec.swizzleBytes) {
+  case 0:
+    swizzle = 0;
+    break;
+  case 32:
+    swizzle = 1;
+    break;
+  case 64:
+    swizzle = 2;
+    break;
+  case 128:
+    swizzle = 3;
+    break;
+  default:
+    return makeError(
+        llvm::formatv("a tensor map swizzled by {0} bytes", spec.swizzleBytes));
+  }
+  // The driver takes dimensions innermost first, and the byte strides of
+  // all but the innermost.
+  std::vector<uint64_t> dims(spec.shape.rbegin(), spec.shape.rend());
+  std::vector<uint32_t> box(spec.box.rbegin(), spec.box.rend());
+  std::vector<uint64_t> strides;
+  uint64_t stride = spec.elementBytes;
+  for (size_t d = 0; d + 1 < rank; ++d) {
+    stride *= dims[d];
+    strides.push_back(stride);
+  }
+  std::vector<uint32_t> elementStrides(rank, 1);
+  TensorMap map;
+  if (int result = api->cuTensorMapEncodeTiled(
+          map.words, dataType, static_cast<uint32_t>(rank),
+          reinterpret_cast<void *>(spec.address), dims.data(), strides.data(),
+          box.data(), elementStrides.data(), kTensorMapInterleaveNone, swizzle,
+          kTensorMapL2Promotion256B, kTensorMapFloatOobFillNone)) {
+    std::string shape, boxText;
+    for (uint64_t extent : spec.shape)
+      shape += (shape.empty() ? "" : "x") + std::to_string(extent);
+    for (uint32_t extent : spec.box)
+      boxText += (boxText.empty() ? "" : "x") + std::to_string(extent);
+    return makeError(llvm::formatv(
+        "cuTensorMapEncodeTiled failed for a {0} tensor of {1}-byte elements "
+        "at 0x{2:x} (box {3}, swizzle {4} bytes): {5}; TMA needs a 16-byte "
+        "aligned address and rows of multiples of 16 bytes",
+        shape, spec.elementBytes, spec.address, boxText, spec.swizzleBytes,
+        api->describe(result)));
+  }
+  return map;
 }

@@ -92,6 +92,12 @@ static cl::opt<std::string> chip("chip", cl::init("sm_90a"),
                                  cl::desc("Target GPU architecture"),
                                  cl::cat(category));
 enum class Target { Auto, GPU, CPU };
+static cl::opt<bool> tma(
+    "tma", cl::init(true),
+    cl::desc("Copy the tiles of rolled pipelines with the Tensor Memory "
+             "Accelerator where the chip and the copy allow it (--tma=false: "
+             "cp.async)"),
+    cl::cat(category));
 static cl::opt<Target> target(
     "target", cl::init(Target::Auto),
     cl::desc("Where the kernel runs (default: the GPU when one is present, "
@@ -142,6 +148,19 @@ static int fail(llvm::Error error) {
 
 namespace {
 
+/// A tensor map a kernel takes after its arguments (`tile.tensor_maps`).
+struct TensorMapInfo {
+  unsigned argument = 0;
+  std::vector<uint32_t> box;
+  unsigned swizzle = 0;
+};
+
+/// What launching a kernel takes beyond its arguments.
+struct KernelLaunchInfo {
+  int64_t dynamicSharedBytes = 0;
+  std::vector<TensorMapInfo> tensorMaps;
+};
+
 /// The device side of one launch: buffers and the parameter array.
 struct Launch {
   std::vector<::tile::runtime::DeviceBuffer> buffers;
@@ -157,12 +176,13 @@ struct Launch {
 static llvm::Expected<Launch>
 prepareLaunch(const ::tile::runtime::Device &device, const KernelPlan &plan,
               llvm::ArrayRef<std::unique_ptr<HostBuffer>> hosts,
-              int64_t dynamicSharedBytes) {
+              const KernelLaunchInfo &info) {
   Launch launch;
-  size_t slots = 0;
+  size_t slots = info.tensorMaps.size();
   for (const ArgumentPlan &argument : plan.arguments)
     slots += argument.isBuffer ? 3 + 2 * argument.shape.size() : 1;
   launch.storage.reserve(slots);
+  std::vector<uint64_t> addresses(plan.arguments.size(), 0);
   for (auto [index, argument] : llvm::enumerate(plan.arguments)) {
     if (!argument.isBuffer) {
       launch.storage.push_back(argument.getScalarBits());
@@ -178,6 +198,7 @@ prepareLaunch(const ::tile::runtime::Device &device, const KernelPlan &plan,
             device.copyToDevice(*buffer, host.getData(), host.getBytes()))
       return std::move(error);
     uint64_t address = buffer->getAddress();
+    addresses[index] = address;
     launch.buffers.push_back(std::move(*buffer));
     std::vector<uint64_t> descriptor = {address, address, 0};
     for (int64_t size : argument.shape)
@@ -194,11 +215,41 @@ prepareLaunch(const ::tile::runtime::Device &device, const KernelPlan &plan,
       launch.parameters.push_back(&launch.storage.back());
     }
   }
+  // Tensor maps: encoded over the argument's buffer, copied to the device
+  // (the kernel fences them for the tensor-map proxy), passed by address.
+  // The buffers come after the arguments', which readOutputs reads.
+  for (const TensorMapInfo &tensorMap : info.tensorMaps) {
+    const ArgumentPlan &argument = plan.arguments[tensorMap.argument];
+    ::tile::runtime::TiledTensorMapSpec spec;
+    spec.address = addresses[tensorMap.argument];
+    spec.elementBytes = static_cast<unsigned>(getElementBytes(argument.kind));
+    spec.shape.assign(argument.shape.begin(), argument.shape.end());
+    spec.box = tensorMap.box;
+    spec.swizzleBytes = tensorMap.swizzle;
+    llvm::Expected<::tile::runtime::TensorMap> map =
+        device.encodeTiledTensorMap(spec);
+    if (!map)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "the tensor map of argument '" + argument.name +
+              "': " + llvm::toString(map.takeError()));
+    llvm::Expected<::tile::runtime::DeviceBuffer> buffer =
+        device.allocate(sizeof(map->words));
+    if (!buffer)
+      return buffer.takeError();
+    if (llvm::Error error =
+            device.copyToDevice(*buffer, map->words, sizeof(map->words)))
+      return std::move(error);
+    launch.storage.push_back(buffer->getAddress());
+    launch.parameters.push_back(&launch.storage.back());
+    launch.buffers.push_back(std::move(*buffer));
+  }
   for (int d = 0; d < 3; ++d) {
     launch.config.grid[d] = static_cast<uint32_t>(plan.grid[d]);
     launch.config.block[d] = static_cast<uint32_t>(plan.block[d]);
   }
-  launch.config.dynamicSharedBytes = static_cast<uint32_t>(dynamicSharedBytes);
+  launch.config.dynamicSharedBytes =
+      static_cast<uint32_t>(info.dynamicSharedBytes);
   return std::move(launch);
 }
 
@@ -246,17 +297,26 @@ copyBuffers(llvm::ArrayRef<std::unique_ptr<HostBuffer>> hosts) {
   return copies;
 }
 
-/// The dynamic shared memory of gpu.func `name`, from tile-to-gpu.
-static int64_t getDynamicSharedBytes(ModuleOp module, StringRef name) {
-  int64_t bytes = 0;
+/// What launching gpu.func `name` takes beyond its arguments, from
+/// tile-to-gpu: dynamic shared memory and the tensor maps of its TMA copies.
+static KernelLaunchInfo getLaunchInfo(ModuleOp module, StringRef name) {
+  KernelLaunchInfo info;
   module.walk([&](gpu::GPUFuncOp func) {
     if (func.getName() != name)
       return;
     if (auto attr = func->getAttrOfType<IntegerAttr>(
             "tile.dynamic_shared_memory"))
-      bytes = attr.getInt();
+      info.dynamicSharedBytes = attr.getInt();
+    if (auto maps = func->getAttrOfType<ArrayAttr>(mlir::tile::kTensorMapsAttr))
+      for (auto map : maps.getAsRange<DictionaryAttr>()) {
+        TensorMapInfo &tensorMap = info.tensorMaps.emplace_back();
+        tensorMap.argument = map.getAs<IntegerAttr>("argument").getInt();
+        for (int64_t extent : map.getAs<DenseI64ArrayAttr>("box").asArrayRef())
+          tensorMap.box.push_back(static_cast<uint32_t>(extent));
+        tensorMap.swizzle = map.getAs<IntegerAttr>("swizzle").getInt();
+      }
   });
-  return bytes;
+  return info;
 }
 
 /// Compares the written buffers of `plan` in `actual` with `expected`.
@@ -523,6 +583,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> lowered = module->clone();
   mlir::tile::TileToPTXOptions ptxOptions;
   ptxOptions.chip = chip;
+  ptxOptions.tma = tma;
   if (!gpu)
     mlir::tile::configureForCPUTarget(ptxOptions);
   PassManager toGPU(&context);
@@ -532,11 +593,11 @@ int main(int argc, char **argv) {
   if (!gpu)
     return runOnCPUTarget(*lowered, *plan, referencePlan, reference,
                           compileStart);
-  int64_t sharedBytes = getDynamicSharedBytes(*lowered, kernel.getSymName());
-  int64_t referenceSharedBytes =
-      reference ? getDynamicSharedBytes(
-                      *lowered, cast<SymbolOpInterface>(reference).getName())
-                : 0;
+  KernelLaunchInfo launchInfo = getLaunchInfo(*lowered, kernel.getSymName());
+  KernelLaunchInfo referenceLaunchInfo =
+      reference ? getLaunchInfo(*lowered,
+                                cast<SymbolOpInterface>(reference).getName())
+                : KernelLaunchInfo();
   PassManager toPTX(&context);
   mlir::tile::buildGPUToPTXPipeline(toPTX, ptxOptions);
   if (failed(toPTX.run(*lowered)))
@@ -571,7 +632,7 @@ int main(int argc, char **argv) {
   std::vector<std::unique_ptr<HostBuffer>> hosts = makeHostBuffers(*plan);
   std::vector<std::unique_ptr<HostBuffer>> initial = copyBuffers(hosts);
   llvm::Expected<Launch> launch =
-      prepareLaunch(**device, *plan, hosts, sharedBytes);
+      prepareLaunch(**device, *plan, hosts, launchInfo);
   if (!launch)
     return fail(launch.takeError());
   if (llvm::Error error =
@@ -612,7 +673,7 @@ int main(int argc, char **argv) {
       if (!referenceFunction)
         return fail(referenceFunction.takeError());
       llvm::Expected<Launch> referenceLaunch = prepareLaunch(
-          **device, *referencePlan, expected, referenceSharedBytes);
+          **device, *referencePlan, expected, referenceLaunchInfo);
       if (!referenceLaunch)
         return fail(referenceLaunch.takeError());
       if (llvm::Error error = (*device)->launch(
@@ -634,7 +695,7 @@ int main(int argc, char **argv) {
     for (unsigned run = 1; run < checkRepeat && report.passed(); ++run) {
       std::vector<std::unique_ptr<HostBuffer>> again = copyBuffers(initial);
       llvm::Expected<Launch> relaunch =
-          prepareLaunch(**device, *plan, again, sharedBytes);
+          prepareLaunch(**device, *plan, again, launchInfo);
       if (!relaunch)
         return fail(relaunch.takeError());
       if (llvm::Error error =

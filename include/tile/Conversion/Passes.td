@@ -91,7 +91,13 @@ def TileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
       is recorded as `tile.dynamic_shared_memory` on the `gpu.func` and passed
       by the launcher);
     - `tile.alloc_local` becomes `memref.alloca`;
-    - `tile.print` becomes `gpu.printf`, prefixed with the block and thread.
+    - `tile.print` becomes `gpu.printf`, prefixed with the block and thread;
+    - `tile.tma_load` becomes `nvvm.cp.async.bulk.tensor` (one per box: per
+      128-byte panel of a swizzled tile) through a tensor map that the
+      kernel takes as an `!llvm.ptr` parameter after its own, one per
+      distinct (argument, box, swizzle), listed in the gpu.func's
+      `tile.tensor_maps` and fenced for the tensor-map proxy at entry; the
+      launcher takes them as arguments too.
 
     Collective tile ops must have been lowered before; the pass reports any
     that remain.
@@ -104,7 +110,9 @@ def TileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect"
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect"
   ];
 }
 

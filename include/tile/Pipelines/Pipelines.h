@@ -36,6 +36,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
                      "(warp-group tensor cores, sm_90a) or scalar (FMAs; "
                      "what the CPU target runs)"),
       llvm::cl::init("mma_sync")};
+  Option<bool> tma{
+      *this, "tma",
+      llvm::cl::desc("Copy the tiles of rolled pipelines with the Tensor "
+                     "Memory Accelerator where the chip has one (sm_90 and "
+                     "later) and the copy allows it"),
+      llvm::cl::init(true)};
   Option<std::string> ptxOutput{
       *this, "ptx-output",
       llvm::cl::desc("Also write the PTX to this file ('-': standard output); "

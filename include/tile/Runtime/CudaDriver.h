@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tile::runtime {
 
@@ -69,6 +70,23 @@ struct LaunchConfig {
   uint32_t dynamicSharedBytes = 0;
 };
 
+/// A tiled tensor map for the Tensor Memory Accelerator: what
+/// cuTensorMapEncodeTiled takes, dimensions outermost first. The tensor is
+/// dense and row-major; elements outside it read as zero.
+struct TiledTensorMapSpec {
+  uint64_t address = 0;
+  unsigned elementBytes = 0;
+  std::vector<uint64_t> shape;
+  std::vector<uint32_t> box;
+  /// 0, 32, 64 or 128.
+  unsigned swizzleBytes = 0;
+};
+
+/// An encoded tensor map (CUtensorMap): 128 bytes, 64-byte aligned.
+struct alignas(64) TensorMap {
+  uint64_t words[16] = {};
+};
+
 /// The primary context of one device.
 class Device {
 public:
@@ -87,6 +105,9 @@ public:
   llvm::Error copyToHost(void *dst, const DeviceBuffer &src,
                          size_t bytes) const;
   llvm::Error fill(const DeviceBuffer &dst, uint8_t byte) const;
+  /// Encodes a tensor map; the message says what the driver refused.
+  llvm::Expected<TensorMap>
+  encodeTiledTensorMap(const TiledTensorMapSpec &spec) const;
 
   /// Launches `function` with one pointer per parameter, and waits for it
   /// when `synchronize`. Errors name `kernelName`.

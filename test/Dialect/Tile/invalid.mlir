@@ -1127,3 +1127,82 @@ tile.kernel @wgmma_fragment_a() grid [1] threads [128] {
   // expected-error @+1 {{'tile.gemm' op wgmma lowering reads A from shared memory; a fragment A operand needs lowering = #tile.gemm_lowering<mma_sync> (wgmma with A in registers is not supported yet)}}
   tile.gemm %P, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
 }
+
+// -----
+
+tile.kernel @tma_source_not_argument(%A: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %view = memref.subview %A[0, 0] [32, 64] [1, 1] : memref<64x64xf16> to memref<32x64xf16, strided<[64, 1]>>
+  %As = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_load' op source must be a memref argument of the kernel: the launcher encodes its tensor map}}
+  tile.tma_load %view[%c0, %c0] to %As, %bars[%c0] : memref<32x64xf16, strided<[64, 1]>> to memref<32x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
+tile.kernel @tma_target_not_shared(%A: memref<64x64xf16>, %B: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  // expected-error @+1 {{'tile.tma_load' op target must be in shared (workgroup) memory}}
+  tile.tma_load %A[%c0, %c0] to %B, %bars[%c0] : memref<64x64xf16> to memref<64x64xf16>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
+tile.kernel @tma_narrow_swizzle(%A: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_load' op cannot copy with TMA: the 128-byte-swizzled tile has 64-byte rows; TMA writes rows of whole 128-byte panels}}
+  tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] {swizzle = 128} : memref<64x64xf16> to memref<64x32xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
+tile.kernel @tma_swizzle_span(%A: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_load' op cannot copy with TMA: swizzle 64 is not one TMA writes here (0 or 128)}}
+  tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] {swizzle = 64} : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
+tile.kernel @tma_box_too_tall(%A: memref<1024x8xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<512x8xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_load' op cannot copy with TMA: the box has extent 512 in dimension 0, over TMA's limit of 256 elements}}
+  tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] : memref<1024x8xf32> to memref<512x8xf32, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
+tile.kernel @tma_short_rows(%A: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<64x4xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_load' op cannot copy with TMA: the tile's rows are 8 bytes; TMA boxes have rows of multiples of 16 bytes}}
+  tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] : memref<64x64xf16> to memref<64x4xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
+tile.kernel @tma_indices(%A: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_load' op expected 2 indices, one per source dimension, got 1}}
+  tile.tma_load %A[%c0] to %As, %bars[%c0] : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
+tile.kernel @tma_barriers(%A: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{operand #4 must be a group of mbarriers (!nvgpu.mbarrier.group), but got 'index'}}
+  tile.tma_load %A[%c0, %c0] to %As, %c0[%c0] : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>, index
+}

@@ -68,6 +68,10 @@ static LogicalResult rewriteUse(Operation *user, Value buffer) {
         // wgmma descriptors, whose lowering addresses the physical layout.
         return success();
       })
+      .Case([&](TmaLoadOp op) {
+        // TMA writes the whole tile in the swizzled layout itself.
+        return success(op.getTarget() == buffer && op.getSwizzle() != 0);
+      })
       .Case([&](nvgpu::DeviceAsyncCopyOp op) {
         if (op.getDst() != buffer)
           return failure();

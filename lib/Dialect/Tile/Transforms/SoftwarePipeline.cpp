@@ -48,6 +48,24 @@
 // iteration it - 2, whose MMAs every warp group waited for before the
 // barrier.
 //
+// With `tma`, the copies of a rolled loop are TMA's (`tile.tma_load`), and
+// each stage completes on an mbarrier of its own instead of a cp.async
+// group:
+//
+//   thread 0: init full[s] (count 1) for s < S
+//   prologue:  thread 0, for s < D: if (s < N)
+//                arrive.expect_tx full[s], bytes; tma_loads(s) into stage s
+//   loop over iterations it:
+//     barrier                                stage (it + D) mod S is free
+//     thread 0: if (it + D < N) arrive.expect_tx full[(it + D) mod S], bytes;
+//                               tma_loads(it + D) into that stage
+//     wait full[it mod S] with parity (it / S) mod 2
+//     consumer(it)
+//
+// where D is S - 1, or S - 2 with gemms in flight. Every fill of a stage is
+// waited for by the iteration that reads it, so nothing is left in flight
+// after the loop.
+//
 // Barrier insertion recognizes these shifts (SharedMemoryAccess.cpp) and
 // sees that stages `it mod S` and `(it + S - 1) mod S` differ. The view of
 // a swizzled buffer's stage is marked `tile.swizzle` (IR/Swizzle.h) and
@@ -61,12 +79,15 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
+#include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/LoopUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #define DEBUG_TYPE "tile-software-pipeline"
 
@@ -386,12 +407,79 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
 /// The bytes of one stage of `alloc`: its size rounded up to its alignment
 /// (at least 128 bytes), so that every stage starts as aligned as the
 /// allocation.
-static int64_t getStageBytes(AllocSharedOp alloc) {
+static int64_t getStageBytes(AllocSharedOp alloc, int64_t alignment) {
   MemRefType type = alloc.getType();
   int64_t bytes = type.getNumElements() *
                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  return llvm::alignTo(bytes,
-                       std::max<int64_t>(alloc.getEffectiveAlignment(), 128));
+  return llvm::alignTo(bytes, std::max<int64_t>(alignment, 128));
+}
+
+/// The swizzle TMA writes into `alloc`, in bytes: 128 for a swizzled
+/// buffer (IR/Swizzle.h is TMA's 128-byte pattern), else none.
+static int64_t getTmaSwizzle(AllocSharedOp alloc) {
+  return alloc.isSwizzled() ? kSwizzleBytes : 0;
+}
+
+/// The alignment of a stage of `alloc`: what the buffer asks for, and what
+/// TMA needs of its target when the copies are TMA's (a 1024-byte swizzle
+/// atom for swizzled tiles, 128 bytes otherwise).
+static int64_t getStageAlignment(AllocSharedOp alloc, bool tma) {
+  int64_t alignment = std::max<int64_t>(alloc.getEffectiveAlignment(), 16);
+  if (tma)
+    alignment = std::max(alignment,
+                         alloc.isSwizzled() ? kSwizzleAtomBytes : int64_t(128));
+  return alignment;
+}
+
+/// Why `copy`, which fills `alloc`, cannot be a TMA copy (the remark's
+/// reason), or nullopt when it can.
+static std::optional<std::string> whyNotTma(CopyOp copy, AllocSharedOp alloc) {
+  auto argument = dyn_cast<BlockArgument>(copy.getSource());
+  if (!argument || !isa<KernelOp>(argument.getOwner()->getParentOp()))
+    return std::string("its source is not a memref argument of the kernel "
+                       "(TMA reads through a tensor map that the launcher "
+                       "encodes for an argument)");
+  MemRefType source = copy.getSource().getType();
+  if (std::optional<std::string> error =
+          getTmaTileError(source, alloc.getType(), getTmaSwizzle(alloc)))
+    return error;
+  // The tensor map's row pitch must be a multiple of 16 bytes.
+  if (source.getRank() > 1) {
+    int64_t inner = source.getShape().back();
+    int64_t multiple = ShapedType::isDynamic(inner)
+                           ? getDeclaredMultiple(argument).value_or(1)
+                           : inner;
+    int64_t elementBytes = getBufferElementBytes(source.getElementType());
+    if (multiple * elementBytes % 16 != 0)
+      return llvm::formatv("the source's rows are not known to be multiples "
+                           "of 16 bytes (declare {{tile.multiple_of = {0}} "
+                           "on the argument)",
+                           std::max<int64_t>(16 / elementBytes, 1))
+          .str();
+  }
+  return std::nullopt;
+}
+
+/// Whether the copies of the rolled `loop` can all be TMA's; remarks on the
+/// first that cannot.
+static bool canUseTma(PipelinedOp loop, const PipelinePlan &plan) {
+  int64_t bytes = 0;
+  for (auto [copy, buffer] : llvm::zip(plan.copies, plan.buffers)) {
+    auto alloc = buffer.getDefiningOp<AllocSharedOp>();
+    if (std::optional<std::string> why = whyNotTma(copy, alloc)) {
+      CopyOp(copy).emitRemark("copied with cp.async, not TMA: ") << *why;
+      return false;
+    }
+    bytes += alloc.getType().getNumElements() *
+             getBufferElementBytes(alloc.getType().getElementType());
+  }
+  if (bytes >= (int64_t(1) << 20)) {
+    loop.emitRemark("copied with cp.async, not TMA: the tiles of one stage "
+                    "have ")
+        << bytes << " bytes; an mbarrier counts fewer than 2^20 per phase";
+    return false;
+  }
+  return true;
 }
 
 /// The wgmma gemms of `loop`'s body that can stay in flight into the next
@@ -412,8 +500,10 @@ static SmallVector<GemmOp> getOverlappableGemms(PipelinedOp loop) {
   return gemms;
 }
 
-/// Rewrites a `rolled` loop as described at the top of the file.
-static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
+/// Rewrites a `rolled` loop as described at the top of the file, with TMA
+/// copies when `tma`.
+static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
+                           bool tma) {
   int64_t stages = loop.getStages();
   // With wgmma gemms left in flight, a stage is read until the end of the
   // next iteration: the copies run one iteration less ahead.
@@ -433,16 +523,20 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
   SmallVector<Value> staged;
   SmallVector<bool> swizzled;
   SmallVector<int64_t> stageBytes;
+  SmallVector<int64_t> swizzles;
+  int64_t transactionBytes = 0;
   for (Value buffer : plan.buffers) {
     auto alloc = buffer.getDefiningOp<AllocSharedOp>();
     OpBuilder allocBuilder(alloc);
-    stageBytes.push_back(getStageBytes(alloc));
+    int64_t alignment = getStageAlignment(alloc, tma);
+    stageBytes.push_back(getStageBytes(alloc, alignment));
     auto rawType =
         MemRefType::get({stages * stageBytes.back()}, allocBuilder.getI8Type(),
                         AffineMap(), alloc.getType().getMemorySpace());
-    int64_t alignment = std::max<int64_t>(alloc.getEffectiveAlignment(),
-                                          16);
     swizzled.push_back(alloc.isSwizzled());
+    swizzles.push_back(getTmaSwizzle(alloc));
+    transactionBytes += alloc.getType().getNumElements() *
+                        getBufferElementBytes(alloc.getType().getElementType());
     staged.push_back(AllocSharedOp::create(
         allocBuilder, alloc.getLoc(), rawType,
         allocBuilder.getI64IntegerAttr(alignment), IntegerAttr()));
@@ -460,8 +554,70 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
       mapping.map(buffer, view.getResult());
     }
   };
+  // With TMA: one mbarrier per stage, armed by thread 0 with the bytes of
+  // the stage's tiles; thread 0 issues the copies.
+  Value barriers, isFirstThread;
+  if (tma) {
+    MLIRContext *context = loop.getContext();
+    barriers = nvgpu::MBarrierCreateOp::create(
+        builder, loc,
+        nvgpu::MBarrierGroupType::get(
+            context,
+            gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup),
+            stages));
+    isFirstThread = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        buildLinearThreadId(builder, loc, loop->getParentOfType<KernelOp>()),
+        constant(0));
+    auto init = scf::IfOp::create(builder, loc, isFirstThread,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(init.thenBlock()->getTerminator());
+    for (int64_t stage = 0; stage < stages; ++stage)
+      nvgpu::MBarrierInitOp::create(builder, loc, barriers, constant(1),
+                                    constant(stage), /*predicate=*/Value());
+    NVVM::FenceMbarrierInitOp::create(builder, loc);
+  }
+  // TMA copies of `iteration` into stage `stage`, by thread 0.
+  auto issueTmaCopies = [&](Value iteration, Value stage) {
+    Value inside = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                              iteration, count),
+        isFirstThread);
+    auto branch = scf::IfOp::create(builder, loc, inside,
+                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+    nvgpu::MBarrierArriveExpectTxOp::create(builder, loc, barriers,
+                                            constant(transactionBytes), stage,
+                                            /*predicate=*/Value());
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(),
+                buildInductionValue(builder, loc, loop, iteration));
+    mapStage(mapping, stage);
+    for (Operation *op : plan.producer) {
+      auto copy = dyn_cast<CopyOp>(op);
+      if (!copy) {
+        builder.clone(*op, mapping);
+        continue;
+      }
+      int64_t index = llvm::find(plan.copies, copy) - plan.copies.begin();
+      SmallVector<Value> indices;
+      for (Value value : copy.getSourceIndices())
+        indices.push_back(mapping.lookupOrDefault(value));
+      if (indices.empty())
+        indices.assign(copy.getSource().getType().getRank(), constant(0));
+      auto load =
+          TmaLoadOp::create(builder, copy.getLoc(), copy.getSource(), indices,
+                            mapping.lookup(copy.getTarget()), barriers, stage);
+      load.setSwizzle(swizzles[index]);
+    }
+  };
   // Copies of `iteration` into stage `stage`.
   auto issueCopies = [&](Value iteration, Value stage) {
+    if (tma)
+      return issueTmaCopies(iteration, stage);
     emitCopies(builder, loc, loop, plan, iteration, count,
                [&](IRMapping &mapping) { mapStage(mapping, stage); });
   };
@@ -476,17 +632,30 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(iterations.getBody().front().getTerminator());
     Value iteration = iterations.getInductionVar();
-    NVVM::CpAsyncWaitGroupOp::create(builder, loc, ahead - 1);
+    if (!tma)
+      NVVM::CpAsyncWaitGroupOp::create(builder, loc, ahead - 1);
     createCompilerBarrier(builder, loc, "tile-software-pipeline");
     Value next =
         arith::AddIOp::create(builder, loc, iteration, constant(ahead));
     issueCopies(next,
                 arith::RemUIOp::create(builder, loc, next, constant(stages)));
+    Value stage =
+        arith::RemUIOp::create(builder, loc, iteration, constant(stages));
+    if (tma) {
+      // The stage's k-th fill completes phase k of its mbarrier.
+      Value round =
+          arith::DivUIOp::create(builder, loc, iteration, constant(stages));
+      Value parity = arith::TruncIOp::create(
+          builder, loc, builder.getI1Type(),
+          arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(),
+                                       round));
+      nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, parity,
+                                             constant(10000000), stage);
+    }
     IRMapping mapping;
     mapping.map(loop.getInductionVar(),
                 buildInductionValue(builder, loc, loop, iteration));
-    mapStage(mapping, arith::RemUIOp::create(builder, loc, iteration,
-                                             constant(stages)));
+    mapStage(mapping, stage);
     DenseSet<Operation *> copies;
     for (CopyOp copy : plan.copies)
       copies.insert(copy);
@@ -498,7 +667,9 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan) {
         clone->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
     }
   }
-  NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+  // TMA copies are all waited for by the iterations that read them.
+  if (!tma)
+    NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
   loop.erase();
   for (Value buffer : plan.buffers)
     if (buffer.use_empty())
@@ -509,6 +680,8 @@ namespace {
 
 struct TileSoftwarePipeline
     : tile::impl::TileSoftwarePipelineBase<TileSoftwarePipeline> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<PipelinedOp> loops;
     getOperation().walk([&](PipelinedOp loop) {
@@ -547,7 +720,7 @@ struct TileSoftwarePipeline
         continue;
       }
       if (loop.getRolled())
-        pipelineRolled(loop, **plan);
+        pipelineRolled(loop, **plan, tma && canUseTma(loop, **plan));
       else
         pipeline(loop, **plan);
     }

@@ -52,6 +52,14 @@ std::optional<int64_t> getDeclaredMultiple(Value memref);
 /// are done), and the loop is followed by a wait for all of them.
 constexpr llvm::StringLiteral kWgmmaInFlightAttr = "tile.wgmma_in_flight";
 
+/// On a gpu.func made by tile-to-gpu: the tensor maps its TMA copies read,
+/// one `!llvm.ptr` parameter each after the kernel's own, in order. Each is
+/// a dictionary: `argument` (the index of the memref argument it maps),
+/// `box` (the box extents, outermost first) and `swizzle` (0 or 128 bytes).
+/// The launcher encodes each with cuTensorMapEncodeTiled over the
+/// argument's whole buffer and passes the address of a device copy of it.
+constexpr llvm::StringLiteral kTensorMapsAttr = "tile.tensor_maps";
+
 /// Registers of an SM (sm_90), shared by the threads of its blocks.
 constexpr int64_t kRegistersPerSM = 65536;
 
@@ -91,6 +99,14 @@ bool isGlobalBuffer(Value value);
 /// cast of it: a store through a generic-space cast of a shared buffer is a
 /// shared store.
 bool isSharedMemory(Value value);
+
+/// Why TMA cannot copy a tile of `target`'s shape from `source` into
+/// `target`, swizzled by `swizzle` bytes (0 or 128): the limits of
+/// `cp.async.bulk.tensor` and `cuTensorMapEncodeTiled` that the types
+/// decide (rank, element size, row bytes, box extents, transaction bytes).
+/// nullopt when it can.
+std::optional<std::string> getTmaTileError(MemRefType source, MemRefType target,
+                                           int64_t swizzle);
 
 /// Byte size of one element of a buffer: integers and floats rounded up to
 /// whole bytes, `index` as 8 bytes, vectors as their element count times

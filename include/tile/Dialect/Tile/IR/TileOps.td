@@ -557,6 +557,56 @@ def Tile_CopyOp : Tile_Op<"copy", [
   let hasVerifier = 1;
 }
 
+def Tile_MBarrierGroup : Type<
+    CPred<"::llvm::isa<::mlir::nvgpu::MBarrierGroupType>($_self)">,
+    "a group of mbarriers (!nvgpu.mbarrier.group)">;
+
+def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
+  let summary = "Copies a tile from a kernel argument into shared memory "
+                "with the Tensor Memory Accelerator";
+  let description = [{
+    Starts an asynchronous copy of the tile of `source` that starts at
+    `indices` into the whole of `target`, by the Tensor Memory Accelerator
+    (TMA, sm_90 and later), and completes the target's bytes as transactions
+    on mbarrier `barrierId` of `barriers`. Elements outside `source` read as
+    zero, as `tile.copy` defines. Only the thread that runs the op issues
+    the copy: it is the thread-level form of a `tile.copy`, made by
+    tile-software-pipeline on sm_90a.
+
+    `source` is a memref argument of the kernel (up to rank 5): the launcher
+    encodes a tensor map for it on the host (`cuTensorMapEncodeTiled`),
+    which tile-to-gpu appends to the kernel's parameters and lists in the
+    gpu.func's `tile.tensor_maps` attribute (docs/KernelABI.md). With
+    `swizzle = 128` the target is a 128-byte-swizzled tile (IR/Swizzle.h):
+    rows wider than 128 bytes are stored in 128-byte panels, and the copy
+    issues one TMA load per panel.
+
+    ```mlir
+    tile.tma_load %A[%m0, %k0] to %As, %barriers[%stage] {swizzle = 128}
+        : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>,
+          !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "tile source", [MemRead]>:$source,
+                       Variadic<Index>:$indices,
+                       Arg<AnyStaticShapeMemRef, "tile target",
+                           [MemWrite]>:$target,
+                       Tile_MBarrierGroup:$barriers, Index:$barrierId,
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `to` $target `,` $barriers `[` $barrierId `]`
+    attr-dict `:` type($source) `to` type($target) `,` type($barriers)
+  }];
+  let extraClassDeclaration = [{
+    /// The box of one TMA load: the target's shape, its innermost extent
+    /// cut to one 128-byte panel when swizzled.
+    ::llvm::SmallVector<int64_t> getBox();
+    /// The bytes the copy completes on the mbarrier.
+    int64_t getTransactionBytes();
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_FillOp : Tile_Op<"fill", [
     DeclareOpInterfaceMethods<Tile_CollectiveOpInterface, ["isCollective"]>,
     TypesMatchWith<"value type matches the buffer's element type",

@@ -292,11 +292,32 @@ def TileSoftwarePipeline : Pass<"tile-software-pipeline", "::mlir::tile::KernelO
     of the body, another write to a pipelined buffer in the loop, a use of
     one after the loop, two copies into one buffer. A loop with nothing to
     pipeline runs serially, with a remark.
+
+    A `rolled` loop keeps one copy of the body, each buffer one allocation
+    of `S` stages addressed by `iteration mod S`; a wgmma `tile.gemm` whose
+    accumulator only it touches stays in flight into the next iteration
+    (copies then run `S - 2` ahead).
+
+    With `tma` (sm_90 and later; the tile-to-ptx pipeline sets it on
+    sm_90a), the copies of a rolled loop become `tile.tma_load`: one thread
+    issues them, each stage completes on an mbarrier of its own (the
+    transaction bytes of its tiles), and each iteration waits on its
+    stage's mbarrier instead of `cp.async.wait_group`; the barrier that
+    releases the stage to refill stays. A loop whose copies TMA cannot make
+    (source not a kernel argument, rows not known to be multiples of 16
+    bytes, a box over the limits, a swizzle TMA does not write) keeps
+    cp.async, with a remark saying why.
   }];
   let dependentDialects = [
     "::mlir::NVVM::NVVMDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "Copy the tiles of rolled pipelines with the Tensor Memory "
+           "Accelerator (sm_90 and later)">
   ];
 }
 

@@ -1,0 +1,119 @@
+//===- TmaOps.cpp - The Tensor Memory Accelerator's copy ------------------===//
+//
+// tile.tma_load: the limits of one TMA tile copy (PTX ISA,
+// cp.async.bulk.tensor; CUDA driver API, cuTensorMapEncodeTiled) checked
+// where the op is made, so that the launcher's tensor map encoding cannot
+// fail for a reason the compiler knew.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+SmallVector<int64_t> TmaLoadOp::getBox() {
+  MemRefType target = getTarget().getType();
+  SmallVector<int64_t> box(target.getShape());
+  if (getSwizzle() != 0)
+    box.back() = getSwizzle() / getBufferElementBytes(target.getElementType());
+  return box;
+}
+
+int64_t TmaLoadOp::getTransactionBytes() {
+  MemRefType target = getTarget().getType();
+  return target.getNumElements() *
+         getBufferElementBytes(target.getElementType());
+}
+
+std::optional<std::string>
+tile::getTmaTileError(MemRefType source, MemRefType target, int64_t swizzle) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (source.getRank() < 1 || source.getRank() > 5) {
+    os << "the source has rank " << source.getRank()
+       << "; TMA copies tiles of rank 1 to 5";
+    return message;
+  }
+  if (target.getRank() != source.getRank()) {
+    os << "the target's rank " << target.getRank()
+       << " differs from the source's " << source.getRank();
+    return message;
+  }
+  if (target.getElementType() != source.getElementType()) {
+    os << "the target's element type " << target.getElementType()
+       << " differs from the source's " << source.getElementType();
+    return message;
+  }
+  if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
+    return std::string("TMA needs the identity layout on both sides");
+  Type element = source.getElementType();
+  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+    os << "TMA copies elements of 8, 16, 32 or 64 bits, not " << element;
+    return message;
+  }
+  if (!target.hasStaticShape())
+    return std::string("the target's shape is not static");
+  int64_t rowBytes = target.getShape().back() * bits / 8;
+  if (swizzle != 0 && swizzle != 128) {
+    os << "swizzle " << swizzle << " is not one TMA writes here (0 or 128)";
+    return message;
+  }
+  if (swizzle == 128 && (target.getRank() < 2 || rowBytes % 128 != 0)) {
+    os << "the 128-byte-swizzled tile has " << rowBytes
+       << "-byte rows; TMA writes rows of whole 128-byte panels";
+    return message;
+  }
+  if (swizzle != 0 && rowBytes > swizzle &&
+      (target.getRank() != 2 || target.getShape()[0] % 8 != 0)) {
+    os << "the 128-byte-swizzled tile is stored in panels, which TMA "
+          "writes one box each only for 2-D tiles of a multiple of 8 rows";
+    return message;
+  }
+  if (rowBytes % 16 != 0) {
+    os << "the tile's rows are " << rowBytes
+       << " bytes; TMA boxes have rows of multiples of 16 bytes";
+    return message;
+  }
+  int64_t bytes = target.getNumElements() * bits / 8;
+  for (auto [dim, extent] : llvm::enumerate(target.getShape())) {
+    int64_t box = extent;
+    if (swizzle != 0 && dim + 1 == static_cast<size_t>(target.getRank()))
+      box = swizzle * 8 / bits;
+    if (box > 256) {
+      os << "the box has extent " << box << " in dimension " << dim
+         << ", over TMA's limit of 256 elements";
+      return message;
+    }
+  }
+  if (bytes >= (int64_t(1) << 20)) {
+    os << "the tile has " << bytes
+       << " bytes; an mbarrier counts fewer than 2^20 per phase";
+    return message;
+  }
+  return std::nullopt;
+}
+
+LogicalResult TmaLoadOp::verify() {
+  MemRefType source = getSource().getType();
+  auto argument = dyn_cast<BlockArgument>(getSource());
+  if (!argument || !isa<KernelOp>(argument.getOwner()->getParentOp()))
+    return emitOpError("source must be a memref argument of the kernel: the "
+                       "launcher encodes its tensor map");
+  if (!isGlobalBuffer(getSource()))
+    return emitOpError("source must be in global memory");
+  if (static_cast<int64_t>(getIndices().size()) != source.getRank())
+    return emitOpError("expected ")
+           << source.getRank() << " indices, one per source dimension, got "
+           << getIndices().size();
+  if (!isSharedMemory(getTarget()))
+    return emitOpError("target must be in shared (workgroup) memory");
+  if (std::optional<std::string> error =
+          getTmaTileError(source, getTarget().getType(), getSwizzle()))
+    return emitOpError("cannot copy with TMA: ") << *error;
+  return success();
+}

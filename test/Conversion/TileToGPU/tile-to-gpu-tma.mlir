@@ -1,0 +1,41 @@
+// RUN: tile-opt %s -split-input-file --tile-to-gpu -verify-diagnostics | FileCheck %s
+
+// TMA copies read tensor maps that the kernel takes after its own
+// arguments, one per (argument, box, swizzle): A's 128x64 box and B's two
+// boxes (the same box for both copies of B). Each map is fenced for the
+// tensor-map proxy at entry. A swizzled 64x128 f16 tile is two 128-byte
+// panels: two TMA loads, the second 8192 bytes further in shared memory and
+// 64 columns further in B. The launcher takes the maps too.
+// CHECK-LABEL: func.func @tma
+// CHECK-SAME: (%{{.+}}: memref<?x?xf16>, %{{.+}}: memref<?x?xf16>, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) attributes {tile.launcher}
+// CHECK: gpu.launch_func @tma_module::@tma
+// CHECK: gpu.func @tma(%{{.+}}: memref<?x?xf16>, %[[B:.+]]: memref<?x?xf16>, %[[MAPA:.+]]: !llvm.ptr, %[[MAPB:.+]]: !llvm.ptr) kernel
+// CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 128, 64>, swizzle = 0 : i64}, {argument = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}]
+// CHECK: nvvm.fence.proxy.acquire <sys> %[[MAPA]], %{{.+}}
+// CHECK: nvvm.fence.proxy.acquire <sys> %[[MAPB]], %{{.+}}
+// CHECK: %[[BAR:.+]] = nvgpu.mbarrier.get
+// CHECK: %[[BARP:.+]] = llvm.inttoptr %[[BAR]] : i32 to !llvm.ptr<3>
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPA]], %[[BARP]], box[%{{.+}}, %{{.+}}] {isCTAOnly = true
+// CHECK: %[[BASE:.+]] = memref.extract_aligned_pointer_as_index
+// CHECK: nvgpu.mbarrier.get
+// CHECK: %[[COL:.+]] = arith.index_cast %c0 : index to i32
+// CHECK: %[[ROW:.+]] = arith.index_cast %{{.+}} : index to i32
+// CHECK: %[[COL0:.+]] = arith.addi %[[COL]], %c0_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%[[COL0]], %[[ROW]]]
+// CHECK: arith.addi %[[BASE]], %c8192
+// CHECK: %[[COL1:.+]] = arith.addi %[[COL]], %c64_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]], %{{.+}}, box[%[[COL1]], %[[ROW]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPB]]
+// CHECK-NOT: tile.tma_load
+tile.kernel @tma(%A: memref<?x?xf16>, %B: memref<?x?xf16>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+  %As = tile.alloc_shared {alignment = 1024} : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %Bs2 = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x128xf16, #gpu.address_space<workgroup>>
+  tile.tma_load %A[%c64, %c0] to %As, %bars[%c0] : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+  tile.tma_load %B[%c64, %c0] to %Bs, %bars[%c0] {swizzle = 128} : memref<?x?xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+  tile.tma_load %B[%c0, %c64] to %Bs2, %bars[%c0] {swizzle = 128} : memref<?x?xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+}
