@@ -11,9 +11,10 @@
 // GPU-SUITE: --kernel gemm_f16 --shape A=1024x1024 --shape B=1024x1024 --shape C=1024x1024 --check --check-repeat 20
 // GPU-SUITE: --kernel gemm_f16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --bench --flops 137438953472
 // GPU-SUITE: --kernel gemm_bf16 --shape A=1000x600 --shape B=600x520 --shape C=1000x520 --check
+// GPU-SUITE: --kernel gemm_bf16 --shape A=2056x256 --shape B=256x4104 --shape C=2056x4104 --check
 // GPU-SUITE: --kernel gemm_bf16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --bench --flops 137438953472
 // CPU-SUITE: --kernel gemm_f16 --shape A=200x136 --shape B=136x264 --shape C=200x264 --check
-// CPU-SUITE: --kernel gemm_bf16 --shape A=128x64 --shape B=64x256 --shape C=128x256 --check
+// CPU-SUITE: --kernel gemm_bf16 --shape A=520x64 --shape B=64x776 --shape C=520x776 --check
 
 // C = A B on Hopper's warp-group tensor cores (wgmma), f16 or bf16 inputs,
 // f32 accumulation, any shape whose sizes are multiples of 8: each block of
@@ -29,10 +30,11 @@
 // flight while the next waits for its tiles (copies two tiles ahead).
 // On the CPU target the copies are plain and the gemm computes the same
 // layout with FMAs.
-// H200, 2026-11-25: f16 4096^3 203.4 us, 676 TFLOP/s; bf16 197.8 us, 695
-// (in the same call cuBLAS 179.9 / 187.2 us: 0.88x / 0.95x; Triton tuned
-// 213.6 / 206.0 us); 8192^3 0.91x cuBLAS. With cp.async (--tma=false)
-// 533 / 540 TFLOP/s. Other tile shapes: docs/benchmarks.md.
+// H200, 2026-11-25, before the grouped block order: f16 4096^3 203.4 us,
+// 676 TFLOP/s; bf16 197.8 us, 695 (in the same call cuBLAS 179.9 / 187.2
+// us: 0.88x / 0.95x; Triton tuned 213.6 / 206.0 us); 8192^3 0.91x cuBLAS.
+// With cp.async (--tma=false) 533 / 540 TFLOP/s. The grouped order took
+// f16 8192^3 from 1835 to 1731 us in a later call. docs/benchmarks.md.
 
 // CHECK-LABEL: tile.kernel @gemm_f16
 tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
@@ -41,10 +43,25 @@ tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
+  // Blocks in groups of 8 tile rows (Triton's GROUP_SIZE_M): the blocks
+  // that run at once share their A rows and B columns in L2.
   %bx = tile.block_id x
   %by = tile.block_id y
-  %m0 = affine.apply affine_map<(b) -> (b * 128)>(%by)
-  %n0 = affine.apply affine_map<(b) -> (b * 256)>(%bx)
+  %gx = tile.grid_dim x
+  %gy = tile.grid_dim y
+  %c8 = arith.constant 8 : index
+  %pid = affine.apply affine_map<(x, y)[w] -> (y * w + x)>(%bx, %by)[%gx]
+  %width = arith.muli %gx, %c8 : index
+  %group = arith.divui %pid, %width : index
+  %first = arith.muli %group, %c8 : index
+  %left = arith.subi %gy, %first : index
+  %rows = arith.minui %left, %c8 : index
+  %inner = arith.remui %pid, %width : index
+  %row = arith.remui %inner, %rows : index
+  %mt = arith.addi %first, %row : index
+  %nt = arith.divui %inner, %rows : index
+  %m0 = affine.apply affine_map<(b) -> (b * 128)>(%mt)
+  %n0 = affine.apply affine_map<(b) -> (b * 256)>(%nt)
   %K = memref.dim %A, %c1 : memref<?x?xf16>
   %kt = arith.ceildivui %K, %c64 : index
   %As = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -98,10 +115,25 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16> {tile.multiple_of = 8}, %B: memref<?
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
+  // Blocks in groups of 8 tile rows (Triton's GROUP_SIZE_M): the blocks
+  // that run at once share their A rows and B columns in L2.
   %bx = tile.block_id x
   %by = tile.block_id y
-  %m0 = affine.apply affine_map<(b) -> (b * 128)>(%by)
-  %n0 = affine.apply affine_map<(b) -> (b * 256)>(%bx)
+  %gx = tile.grid_dim x
+  %gy = tile.grid_dim y
+  %c8 = arith.constant 8 : index
+  %pid = affine.apply affine_map<(x, y)[w] -> (y * w + x)>(%bx, %by)[%gx]
+  %width = arith.muli %gx, %c8 : index
+  %group = arith.divui %pid, %width : index
+  %first = arith.muli %group, %c8 : index
+  %left = arith.subi %gy, %first : index
+  %rows = arith.minui %left, %c8 : index
+  %inner = arith.remui %pid, %width : index
+  %row = arith.remui %inner, %rows : index
+  %mt = arith.addi %first, %row : index
+  %nt = arith.divui %inner, %rows : index
+  %m0 = affine.apply affine_map<(b) -> (b * 128)>(%mt)
+  %n0 = affine.apply affine_map<(b) -> (b * 256)>(%nt)
   %K = memref.dim %A, %c1 : memref<?x?xbf16>
   %kt = arith.ceildivui %K, %c64 : index
   %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
