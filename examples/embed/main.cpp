@@ -1,7 +1,9 @@
 //===- main.cpp - Compile tile kernels to PTX through the C++ API ---------===//
 //
 // Usage: tile-embed KERNELS.mlir
-// Prints the number of kernels compiled, then their PTX.
+// Prints the number of kernels compiled, then each kernel's launch info
+// (block, dynamic shared memory, the tensor maps to pass after its
+// arguments: docs/KernelABI.md) and its PTX.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,7 @@
 #include "mlir/Parser/Parser.h"
 #include "tile/InitAll.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
@@ -32,7 +35,18 @@ int main(int argc, char **argv) {
   if (llvm::failed(kernels))
     return 1;
   llvm::outs() << "compiled " << kernels->size() << " kernel(s)\n";
-  for (const mlir::tile::KernelPTX &kernel : *kernels)
-    llvm::outs() << "// kernel " << kernel.kernel << "\n" << kernel.ptx;
+  for (const mlir::tile::KernelPTX &kernel : *kernels) {
+    const mlir::tile::KernelLaunchInfo &launch = kernel.launch;
+    llvm::outs() << "// kernel " << kernel.kernel << ": block "
+                 << launch.block[0] << "x" << launch.block[1] << "x"
+                 << launch.block[2] << ", " << launch.dynamicSharedBytes
+                 << " bytes of dynamic shared memory\n";
+    for (const mlir::tile::TensorMapInfo &map : launch.tensorMaps) {
+      llvm::outs() << "// tensor map of argument " << map.argument << ": box ";
+      llvm::interleave(map.box, llvm::outs(), "x");
+      llvm::outs() << ", swizzle " << map.swizzle << "\n";
+    }
+    llvm::outs() << kernel.ptx;
+  }
   return 0;
 }

@@ -3,7 +3,9 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -39,11 +41,41 @@ SmallVector<KernelPTX> tile::getKernelPTX(ModuleOp module) {
       StringRef name = it != kernelsOf.end() && it->second.size() == 1
                            ? it->second.front()
                            : binary.getName();
-      kernels.push_back({name.str(), object.getObject().getValue().str()});
+      KernelLaunchInfo launch =
+          getLaunchInfo(module, name).value_or(KernelLaunchInfo());
+      kernels.push_back(
+          {name.str(), object.getObject().getValue().str(), std::move(launch)});
       break;
     }
   }
   return kernels;
+}
+
+std::optional<KernelLaunchInfo> tile::getLaunchInfo(ModuleOp module,
+                                                    StringRef kernel) {
+  auto launcher = module.lookupSymbol<func::FuncOp>(kernel);
+  if (!launcher || !launcher->hasAttr("tile.launcher"))
+    return std::nullopt;
+  KernelLaunchInfo info;
+  launcher.walk([&](gpu::LaunchFuncOp launch) {
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    std::array<Value, 3> extents = {block.x, block.y, block.z};
+    for (auto [index, extent] : llvm::enumerate(extents))
+      if (std::optional<int64_t> value = getConstantIntValue(extent))
+        info.block[index] = *value;
+  });
+  if (auto bytes =
+          launcher->getAttrOfType<IntegerAttr>("tile.dynamic_shared_memory"))
+    info.dynamicSharedBytes = bytes.getInt();
+  if (auto maps = launcher->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
+    for (auto map : maps.getAsRange<DictionaryAttr>()) {
+      TensorMapInfo &tensorMap = info.tensorMaps.emplace_back();
+      tensorMap.argument = map.getAs<IntegerAttr>("argument").getInt();
+      llvm::append_range(tensorMap.box,
+                         map.getAs<DenseI64ArrayAttr>("box").asArrayRef());
+      tensorMap.swizzle = map.getAs<IntegerAttr>("swizzle").getInt();
+    }
+  return info;
 }
 
 std::optional<std::string> tile::getPTX(ModuleOp module, StringRef kernel) {

@@ -148,19 +148,6 @@ static int fail(llvm::Error error) {
 
 namespace {
 
-/// A tensor map a kernel takes after its arguments (`tile.tensor_maps`).
-struct TensorMapInfo {
-  unsigned argument = 0;
-  std::vector<uint32_t> box;
-  unsigned swizzle = 0;
-};
-
-/// What launching a kernel takes beyond its arguments.
-struct KernelLaunchInfo {
-  int64_t dynamicSharedBytes = 0;
-  std::vector<TensorMapInfo> tensorMaps;
-};
-
 /// The device side of one launch: buffers and the parameter array.
 struct Launch {
   std::vector<::tile::runtime::DeviceBuffer> buffers;
@@ -176,7 +163,7 @@ struct Launch {
 static llvm::Expected<Launch>
 prepareLaunch(const ::tile::runtime::Device &device, const KernelPlan &plan,
               llvm::ArrayRef<std::unique_ptr<HostBuffer>> hosts,
-              const KernelLaunchInfo &info) {
+              const mlir::tile::KernelLaunchInfo &info) {
   Launch launch;
   size_t slots = info.tensorMaps.size();
   for (const ArgumentPlan &argument : plan.arguments)
@@ -218,14 +205,15 @@ prepareLaunch(const ::tile::runtime::Device &device, const KernelPlan &plan,
   // Tensor maps: encoded over the argument's buffer, copied to the device
   // (the kernel fences them for the tensor-map proxy), passed by address.
   // The buffers come after the arguments', which readOutputs reads.
-  for (const TensorMapInfo &tensorMap : info.tensorMaps) {
+  for (const mlir::tile::TensorMapInfo &tensorMap : info.tensorMaps) {
     const ArgumentPlan &argument = plan.arguments[tensorMap.argument];
     ::tile::runtime::TiledTensorMapSpec spec;
     spec.address = addresses[tensorMap.argument];
     spec.elementBytes = static_cast<unsigned>(getElementBytes(argument.kind));
     spec.shape.assign(argument.shape.begin(), argument.shape.end());
-    spec.box = tensorMap.box;
-    spec.swizzleBytes = tensorMap.swizzle;
+    for (int64_t extent : tensorMap.box)
+      spec.box.push_back(static_cast<uint32_t>(extent));
+    spec.swizzleBytes = static_cast<unsigned>(tensorMap.swizzle);
     llvm::Expected<::tile::runtime::TensorMap> map =
         device.encodeTiledTensorMap(spec);
     if (!map)
@@ -295,28 +283,6 @@ copyBuffers(llvm::ArrayRef<std::unique_ptr<HostBuffer>> hosts) {
   for (const std::unique_ptr<HostBuffer> &host : hosts)
     copies.push_back(host ? std::make_unique<HostBuffer>(*host) : nullptr);
   return copies;
-}
-
-/// What launching gpu.func `name` takes beyond its arguments, from
-/// tile-to-gpu: dynamic shared memory and the tensor maps of its TMA copies.
-static KernelLaunchInfo getLaunchInfo(ModuleOp module, StringRef name) {
-  KernelLaunchInfo info;
-  module.walk([&](gpu::GPUFuncOp func) {
-    if (func.getName() != name)
-      return;
-    if (auto attr = func->getAttrOfType<IntegerAttr>(
-            "tile.dynamic_shared_memory"))
-      info.dynamicSharedBytes = attr.getInt();
-    if (auto maps = func->getAttrOfType<ArrayAttr>(mlir::tile::kTensorMapsAttr))
-      for (auto map : maps.getAsRange<DictionaryAttr>()) {
-        TensorMapInfo &tensorMap = info.tensorMaps.emplace_back();
-        tensorMap.argument = map.getAs<IntegerAttr>("argument").getInt();
-        for (int64_t extent : map.getAs<DenseI64ArrayAttr>("box").asArrayRef())
-          tensorMap.box.push_back(static_cast<uint32_t>(extent));
-        tensorMap.swizzle = map.getAs<IntegerAttr>("swizzle").getInt();
-      }
-  });
-  return info;
 }
 
 /// Compares the written buffers of `plan` in `actual` with `expected`.
@@ -593,11 +559,15 @@ int main(int argc, char **argv) {
   if (!gpu)
     return runOnCPUTarget(*lowered, *plan, referencePlan, reference,
                           compileStart);
-  KernelLaunchInfo launchInfo = getLaunchInfo(*lowered, kernel.getSymName());
-  KernelLaunchInfo referenceLaunchInfo =
-      reference ? getLaunchInfo(*lowered,
-                                cast<SymbolOpInterface>(reference).getName())
-                : KernelLaunchInfo();
+  // Read from the host launchers, which outlive the gpu.funcs.
+  mlir::tile::KernelLaunchInfo launchInfo =
+      mlir::tile::getLaunchInfo(*lowered, kernel.getSymName())
+          .value_or(mlir::tile::KernelLaunchInfo());
+  mlir::tile::KernelLaunchInfo referenceLaunchInfo =
+      reference ? mlir::tile::getLaunchInfo(
+                      *lowered, cast<SymbolOpInterface>(reference).getName())
+                      .value_or(mlir::tile::KernelLaunchInfo())
+                : mlir::tile::KernelLaunchInfo();
   PassManager toPTX(&context);
   mlir::tile::buildGPUToPTXPipeline(toPTX, ptxOptions);
   if (failed(toPTX.run(*lowered)))

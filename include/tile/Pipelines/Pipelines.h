@@ -7,6 +7,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include <array>
+#include <optional>
 #include <string>
 
 namespace mlir::tile {
@@ -101,6 +103,32 @@ void buildGPUToHostPipeline(OpPassManager &pm, const TileToHostOptions &options)
 /// the pass registry.
 void registerTileToHostPipeline();
 
+/// A tensor map that a kernel's TMA copies read (docs/KernelABI.md): the
+/// launcher encodes one over the buffer of memref argument `argument` and
+/// passes its device address after the kernel's own parameters.
+struct TensorMapInfo {
+  unsigned argument = 0;
+  /// Box extents, outermost first.
+  SmallVector<int64_t> box;
+  /// Bytes: 0 or 128.
+  int64_t swizzle = 0;
+};
+
+/// What launching a kernel takes beyond its arguments.
+struct KernelLaunchInfo {
+  /// Threads per block, x, y, z.
+  std::array<int64_t, 3> block = {1, 1, 1};
+  /// Bytes of dynamic shared memory to launch with (0: none).
+  int64_t dynamicSharedBytes = 0;
+  /// The tensor-map parameters, in order.
+  SmallVector<TensorMapInfo> tensorMaps;
+};
+
+/// The launch info of `kernel` from its host launcher (made by tile-to-gpu;
+/// still there after the whole pipeline), if it has one.
+std::optional<KernelLaunchInfo> getLaunchInfo(ModuleOp module,
+                                              StringRef kernel);
+
 /// The PTX of one kernel: one gpu.binary, compiled from the kernel's own
 /// gpu.module.
 struct KernelPTX {
@@ -108,6 +136,8 @@ struct KernelPTX {
   /// kernel in it).
   std::string kernel;
   std::string ptx;
+  /// How to launch it (default when no launcher names the kernel).
+  KernelLaunchInfo launch;
 };
 
 /// Returns the PTX of every gpu.binary of `module`, in order.

@@ -141,6 +141,13 @@ static void buildLauncher(KernelOp kernel, gpu::GPUFuncOp func,
   auto launcher = func::FuncOp::create(builder, loc, kernel.getSymName(),
                                        func.getFunctionType());
   launcher->setAttr("tile.launcher", builder.getUnitAttr());
+  // What launching the kernel takes beyond its arguments, kept on the host
+  // side where it outlives the gpu.func (getLaunchInfo).
+  if (dynamicSharedBytes != 0)
+    launcher->setAttr(kDynamicSharedMemoryAttr,
+                      builder.getI64IntegerAttr(dynamicSharedBytes));
+  if (Attribute maps = func->getAttr(kTensorMapsAttr))
+    launcher->setAttr(kTensorMapsAttr, maps);
   Block *entry = launcher.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

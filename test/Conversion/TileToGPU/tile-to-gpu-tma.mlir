@@ -7,7 +7,7 @@
 // panels: two TMA loads, the second 8192 bytes further in shared memory and
 // 64 columns further in B. The launcher takes the maps too.
 // CHECK-LABEL: func.func @tma
-// CHECK-SAME: (%{{.+}}: memref<?x?xf16>, %{{.+}}: memref<?x?xf16>, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) attributes {tile.launcher}
+// CHECK-SAME: (%{{.+}}: memref<?x?xf16>, %{{.+}}: memref<?x?xf16>, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) attributes {tile.launcher, tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 128, 64>, swizzle = 0 : i64}, {argument = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}]}
 // CHECK: gpu.launch_func @tma_module::@tma
 // CHECK: gpu.func @tma(%{{.+}}: memref<?x?xf16>, %[[B:.+]]: memref<?x?xf16>, %[[MAPA:.+]]: !llvm.ptr, %[[MAPB:.+]]: !llvm.ptr) kernel
 // CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 128, 64>, swizzle = 0 : i64}, {argument = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}]
