@@ -30,11 +30,11 @@
 // flight while the next waits for its tiles (copies two tiles ahead).
 // On the CPU target the copies are plain and the gemm computes the same
 // layout with FMAs.
-// H200, 2026-11-25, before the grouped block order: f16 4096^3 203.4 us,
-// 676 TFLOP/s; bf16 197.8 us, 695 (in the same call cuBLAS 179.9 / 187.2
-// us: 0.88x / 0.95x; Triton tuned 213.6 / 206.0 us); 8192^3 0.91x cuBLAS.
-// With cp.async (--tma=false) 533 / 540 TFLOP/s. The grouped order took
-// f16 8192^3 from 1835 to 1731 us in a later call. docs/benchmarks.md.
+// H200, 2026-11-25: f16 4096^3 204.3 us, 673 TFLOP/s; bf16 198.0 us, 694
+// (in the same call cuBLAS 181.9 / 189.3 us: 0.89x / 0.96x; Triton tuned
+// 222.2 / 212.5 us); 8192^3 f16 1758 us, bf16 1682 (0.95x / 0.96x
+// cuBLAS). With cp.async (--tma=false) 533 / 540 TFLOP/s at 4096^3; the
+// grouped block order gave 6% at 8192^3. docs/benchmarks.md.
 
 // CHECK-LABEL: tile.kernel @gemm_f16
 tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},

@@ -63,6 +63,9 @@ tile::getTmaTileError(MemRefType source, MemRefType target, int64_t swizzle) {
     os << "swizzle " << swizzle << " is not one TMA writes here (0 or 128)";
     return message;
   }
+  // Rows narrower than 128 bytes share a 128-byte line in our layout; TMA's
+  // 128-byte swizzle of a box that narrow is another layout (tried on an
+  // H200: mma_sync.mlir's 64-byte rows came out wrong).
   if (swizzle == 128 && (target.getRank() < 2 || rowBytes % 128 != 0)) {
     os << "the 128-byte-swizzled tile has " << rowBytes
        << "-byte rows; TMA writes rows of whole 128-byte panels";
