@@ -305,3 +305,20 @@ tile.kernel @wgmma_unswizzled_operand() grid [1] threads [128] {
   // expected-error @+1 {{'tile.gemm' op wgmma lowering reads operand A as a 128-byte swizzled tile, but its allocation asks for swizzle = 0}}
   tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
 }
+
+// -----
+
+// Another use of the operand reads it through a view, which cannot address
+// the swizzled layout the descriptor needs.
+tile.kernel @wgmma_operand_viewed_elsewhere(%out: memref<64xf16>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %tx = tile.thread_id x
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads operand B as a 128-byte swizzled tile, but another use of it cannot address a swizzled tile}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  %row = memref.subview %Bs[0, 0] [1, 64] [1, 1] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64xf16, strided<[1]>, #gpu.address_space<workgroup>>
+  %v = memref.load %row[%c0] : memref<64xf16, strided<[1]>, #gpu.address_space<workgroup>>
+  memref.store %v, %out[%tx] : memref<64xf16>
+}

@@ -232,14 +232,11 @@ private:
       if (std::optional<std::string> why = whyNotSwizzlable(alloc.getType()))
         return gemm.emitOpError("wgmma lowering reads operand ")
                << name << " as a 128-byte swizzled tile, but " << *why;
-      if (!canSwizzleUses(alloc)) {
-        InFlightDiagnostic diag =
-            gemm.emitOpError("wgmma lowering reads operand ")
-            << name
-            << " as a 128-byte swizzled tile, but another use of it "
-               "cannot address a swizzled tile";
-        return diag;
-      }
+      if (!canSwizzleUses(alloc))
+        return gemm.emitOpError("wgmma lowering reads operand ")
+               << name
+               << " as a 128-byte swizzled tile, but another use of it "
+                  "cannot address a swizzled tile";
       descriptorOperands.insert(alloc);
     }
     return success();

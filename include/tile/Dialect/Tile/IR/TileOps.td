@@ -236,10 +236,12 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
     `swizzle = 128` stores the tile's 16-byte chunks XOR-permuted within
     128-byte lines (lib/Dialect/Tile/IR/Swizzle.h), so that reading a
     column of rows (`ldmatrix`) hits no bank twice. Kernels keep using
-    logical indices; tile-apply-swizzles rewrites the accesses. The buffer
-    is then 128-byte aligned. `tile-infer-layouts` swizzles the shared
-    operands of `tile.gemm` that allow it; `swizzle = 0` keeps a buffer
-    plain.
+    logical indices; tile-apply-swizzles rewrites the accesses. Rows wider
+    than 128 bytes are stored in 128-byte panels, each whole before the
+    next (the layout TMA writes box by box and wgmma reads). The buffer is
+    then 128-byte aligned, 1024-byte for wgmma operands. `tile-infer-layouts`
+    swizzles the shared operands of `tile.gemm` that allow it;
+    `swizzle = 0` keeps a buffer plain.
 
     ```mlir
     %As = tile.alloc_shared {alignment = 128}
