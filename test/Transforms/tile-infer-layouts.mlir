@@ -123,7 +123,7 @@ tile.kernel @parallel_other_indices() grid [1] threads [32] {
 
 tile.kernel @unsupported_user() grid [1] threads [32] {
   %f = tile.alloc_fragment : memref<8x32xf32, #tile.fragment>
-  // expected-error @+1 {{'memref.subview' op cannot use a fragment: fragments are accessed by tile.copy, tile.fill, tile.clear, tile.gemm, and by loads and stores inside a tile.parallel over their index space}}
+  // expected-error @+1 {{'memref.subview' op cannot use a fragment: fragments are accessed by tile.copy, tile.fill, tile.clear, tile.gemm, tile.reduce, and by loads and stores inside a tile.parallel over their index space}}
   %v = memref.subview %f[0, 0] [4, 32] [1, 1] : memref<8x32xf32, #tile.fragment> to memref<4x32xf32, strided<[32, 1]>, #tile.fragment>
 }
 
@@ -321,4 +321,91 @@ tile.kernel @wgmma_operand_viewed_elsewhere(%out: memref<64xf16>) grid [1] threa
   %row = memref.subview %Bs[0, 0] [1, 64] [1, 1] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64xf16, strided<[1]>, #gpu.address_space<workgroup>>
   %v = memref.load %row[%c0] : memref<64xf16, strided<[1]>, #gpu.address_space<workgroup>>
   memref.store %v, %out[%tx] : memref<64xf16>
+}
+
+// -----
+
+// Rule 8: the target of a tile.reduce takes the source's layout without the
+// reduced coordinate (same threads and registers: replicated), and a
+// fragment a tile.parallel reads at its induction variables without one
+// dimension (a broadcast of a reduced row) takes the parallel's layout
+// without that dimension. Here %max is both and the two agree; %bias, read
+// only as a broadcast along rows, gets the accumulator's columns.
+// CHECK-LABEL: tile.kernel @reduced_layouts
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [32, 32], threads = 64, registers = 16, map = (d0, d1) -> ((d0 floordiv 32) * 16 + (d1 floordiv 16) * 16 + (d0 mod 32) floordiv 4 + ((d1 mod 4) floordiv 2) * 8, ((d1 floordiv 4) mod 4) * 8 + (d0 mod 4) * 2 + d1 mod 2)>}
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [32], threads = 64, registers = 16, map = (d0, d1) -> ((d0 floordiv 32) * 16 + (d1 floordiv 16) * 16 + (d0 mod 32) floordiv 4 + ((d1 mod 4) floordiv 2) * 8)>}
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [32], threads = 64, registers = 16, map = (d0, d1) -> (((d1 floordiv 4) mod 4) * 8 + (d0 mod 4) * 2 + d1 mod 2)>}
+tile.kernel @reduced_layouts() grid [1] threads [64] {
+  %As = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %max = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  %bias = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {warps = array<i64: 2, 1>} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
+  tile.reduce max %acc into %max dim 1 clear : memref<32x32xf32, #tile.fragment> into memref<32xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [32, 32] {
+    %x = memref.load %acc[%i, %j] : memref<32x32xf32, #tile.fragment>
+    %m = memref.load %max[%i] : memref<32xf32, #tile.fragment>
+    %b = memref.load %bias[%j] : memref<32xf32, #tile.fragment>
+    %d = arith.subf %x, %m : f32
+    %y = arith.addf %d, %b : f32
+    memref.store %y, %acc[%i, %j] : memref<32x32xf32, #tile.fragment>
+  }
+}
+
+// -----
+
+// Rule 8, in order: a reduction's target waits for its source, which gets
+// the blocked layout as a free group (4 rows of 64 over 64 threads, runs of
+// 4: a thread holds part of every row).
+// CHECK-LABEL: tile.kernel @reduce_blocked
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [4], threads = 64, registers = 4, map = (d0, d1) -> (d1)>}
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [4, 64], threads = 64, registers = 4, map = (d0, d1) -> (d1, d0)>}
+tile.kernel @reduce_blocked(%X: memref<4x64xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %sum = tile.alloc_fragment : memref<4xf32, #tile.fragment>
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [4, 64], threads = 64, registers = 4, map = (d0, d1) -> (d1, d0)>} : memref<4x64xf32, #tile.fragment>
+  tile.copy %X[%c0, %c0] to %x : memref<4x64xf32> to memref<4x64xf32, #tile.fragment>
+  tile.reduce add %x into %sum dim 1 clear : memref<4x64xf32, #tile.fragment> into memref<4xf32, #tile.fragment>
+}
+
+// -----
+
+// A reduction target whose layout another op fixed differently.
+tile.kernel @reduce_conflict() grid [1] threads [64] {
+  %As = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  // expected-note @+1 {{this op fixed its explicit layout}}
+  %max = tile.alloc_fragment {layout = #tile.layout<shape = [32], threads = 64, registers = 16, map = (d0, d1) -> (d1 * 2 + d0 floordiv 32)>} : memref<32xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {warps = array<i64: 2, 1>} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
+  // expected-error @+1 {{conflicting fragment layouts: this op needs the layout of the fragment it reduces, without dimension 1}}
+  tile.reduce max %acc into %max dim 1 clear : memref<32x32xf32, #tile.fragment> into memref<32xf32, #tile.fragment>
+}
+
+// -----
+
+// A broadcast read may not be a write: every iteration along the dropped
+// dimension would write the element.
+tile.kernel @broadcast_store() grid [1] threads [64] {
+  %f = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %r = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [32, 32] {
+    %x = memref.load %f[%i, %j] : memref<32x32xf32, #tile.fragment>
+    // expected-error @+1 {{'memref.store' op writes a fragment at the induction variables without dimension 1: every iteration along it would write the same element}}
+    memref.store %x, %r[%i] : memref<32xf32, #tile.fragment>
+  }
+}
+
+// -----
+
+// A broadcast needs a fragment of the parallel's whole index space, whose
+// layout the loop iterates in.
+tile.kernel @broadcast_alone(%Y: memref<32x32xf32>) grid [1] threads [64] {
+  %r = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.parallel' op reads a reduced fragment (a broadcast along dimension 1) but touches no fragment of its whole index space, whose layout it would iterate in}}
+  tile.parallel (%i, %j) in [32, 32] {
+    %x = memref.load %r[%i] : memref<32xf32, #tile.fragment>
+    memref.store %x, %Y[%i, %j] : memref<32x32xf32>
+  }
 }

@@ -835,8 +835,22 @@ tile.kernel @fragment_layout_threads() grid [1] threads [64] {
 // -----
 
 tile.kernel @layout_not_bijective() grid [1] threads [4] {
-  // expected-error @+1 {{thread 1, register 0 maps to (0), an element another register holds too: a fragment layout must hold each element exactly once}}
+  // expected-error @+1 {{thread 1, register 0 maps to (0), an element another register holds too: a fragment layout of as many registers as elements must hold each element exactly once}}
   %f = tile.alloc_fragment {layout = #tile.layout<shape = [4], threads = 4, registers = 1, map = (d0, d1) -> (d0 floordiv 2)>} : memref<4xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @replicated_layout_misses() grid [1] threads [4] {
+  // expected-error @+1 {{a replicated fragment layout must hold every element, but element 2 (row-major) is held by no thread}}
+  %f = tile.alloc_fragment {layout = #tile.layout<shape = [4], threads = 4, registers = 2, map = (d0, d1) -> (d0 floordiv 2)>} : memref<4xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @layout_too_few_registers() grid [1] threads [2] {
+  // expected-error @+1 {{2 threads x 1 registers cannot hold the 4 elements of the tile}}
+  %f = tile.alloc_fragment {layout = #tile.layout<shape = [4], threads = 2, registers = 1, map = (d0, d1) -> (d0)>} : memref<4xf32, #tile.fragment>
 }
 
 // -----
@@ -1205,4 +1219,49 @@ tile.kernel @tma_barriers(%A: memref<64x64xf16>) grid [1] threads [32] {
   %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{operand #4 must be a group of mbarriers (!nvgpu.mbarrier.group), but got 'index'}}
   tile.tma_load %A[%c0, %c0] to %As, %c0[%c0] : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>, index
+}
+
+// -----
+
+tile.kernel @reduce_dim(%X: memref<4x64xf32>) grid [1] threads [64] {
+  %x = tile.alloc_fragment : memref<4x64xf32, #tile.fragment>
+  %s = tile.alloc_fragment : memref<4xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.reduce' op reduces dimension 2, but the source 'memref<4x64xf32, #tile.fragment>' has 2 dimensions}}
+  tile.reduce add %x into %s dim 2 : memref<4x64xf32, #tile.fragment> into memref<4xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @reduce_shape(%X: memref<4x64xf32>) grid [1] threads [64] {
+  %x = tile.alloc_fragment : memref<4x64xf32, #tile.fragment>
+  %s = tile.alloc_fragment : memref<64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.reduce' op target shape [64] is not the source's shape without dimension 1 ([4])}}
+  tile.reduce add %x into %s dim 1 : memref<4x64xf32, #tile.fragment> into memref<64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @reduce_types(%X: memref<4x64xf32>) grid [1] threads [64] {
+  %x = tile.alloc_fragment : memref<4x64xf32, #tile.fragment>
+  %s = tile.alloc_fragment : memref<4xf16, #tile.fragment>
+  // expected-error @+1 {{'tile.reduce' op source and target element types differ: 'f32' and 'f16'}}
+  tile.reduce max %x into %s dim 1 : memref<4x64xf32, #tile.fragment> into memref<4xf16, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @reduce_shared(%X: memref<4x64xf32>) grid [1] threads [64] {
+  %x = tile.alloc_shared : memref<4x64xf32, #gpu.address_space<workgroup>>
+  %s = tile.alloc_fragment : memref<4xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.reduce' op reduces a fragment ('#tile.fragment' memory space); copy a shared or global tile into one first, got 'memref<4x64xf32, #gpu.address_space<workgroup>>'}}
+  tile.reduce max %x into %s dim 1 : memref<4x64xf32, #gpu.address_space<workgroup>> into memref<4xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @reduce_bitwise_float(%X: memref<4x64xf32>) grid [1] threads [64] {
+  %x = tile.alloc_fragment : memref<4x64xf32, #tile.fragment>
+  %s = tile.alloc_fragment : memref<4xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.reduce' op 'xor' reduction needs integers, got 'f32'}}
+  tile.reduce xor %x into %s dim 1 : memref<4x64xf32, #tile.fragment> into memref<4xf32, #tile.fragment>
 }

@@ -158,3 +158,71 @@ TEST_F(FragmentLayoutTest, SwizzleSpreadsRowsOverBanks) {
 }
 
 } // namespace
+
+namespace {
+
+// Reducing the m16n8 accumulator of one warp along its columns: each lane
+// keeps its rows (l/4 and l/4+8) in the same registers, so registers 0,1
+// and 2,3 of a lane hold one element each (2 slots), and the 4 lanes of a
+// quad (thread bits 0 and 1) hold the same elements.
+TEST_F(FragmentLayoutTest, ReducedMmaAccumulatorRows) {
+  LayoutAttr layout = getMmaAccumulatorLayout(&context, {16, 8}, 1, 1);
+  ASSERT_TRUE(layout);
+  LayoutAttr rows = getReducedLayout(layout, 1);
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows.getShape(), ArrayRef<int64_t>({16}));
+  EXPECT_EQ(rows.getThreads(), 32);
+  EXPECT_EQ(rows.getRegisters(), 4);
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t reg = 0; reg < 4; ++reg)
+      EXPECT_EQ(rows.getCoordinates(lane, reg),
+                SmallVector<int64_t>({lane / 4 + 8 * (reg / 2)}));
+  RegisterSlots slots = getRegisterSlots(rows);
+  EXPECT_EQ(slots.slotOf, SmallVector<int64_t>({0, 0, 1, 1}));
+  EXPECT_EQ(slots.representative, SmallVector<int64_t>({0, 2}));
+  EXPECT_EQ(getReplicatedThreadBits(rows), std::optional<int64_t>(0b11));
+  // The first holder of each row: lane 4r of the quad.
+  SmallVector<ElementOwner> owners = getElementOwners(rows);
+  EXPECT_EQ(owners[3].thread, 12);
+  EXPECT_EQ(owners[11].thread, 12);
+  EXPECT_EQ(owners[11].registerIndex, 2);
+}
+
+// Along rows instead: a lane's columns 2(l%4) and 2(l%4)+1 in registers
+// 0,2 and 1,3; the 8 lanes with one l%4 share them (thread bits 2-4). With
+// two warps along M, the warps hold the same columns too (bit 5).
+TEST_F(FragmentLayoutTest, ReducedMmaAccumulatorColumns) {
+  LayoutAttr layout = getMmaAccumulatorLayout(&context, {32, 8}, 2, 1);
+  LayoutAttr cols = getReducedLayout(layout, 0);
+  ASSERT_TRUE(cols);
+  RegisterSlots slots = getRegisterSlots(cols);
+  EXPECT_EQ(slots.slotOf, SmallVector<int64_t>({0, 1, 0, 1}));
+  EXPECT_EQ(getReplicatedThreadBits(cols), std::optional<int64_t>(0b111100));
+}
+
+// A layout whose registers each hold a different element reduces to one
+// that holds each once per thread: no shared slots, every thread a copy.
+TEST_F(FragmentLayoutTest, ReducedBlockedLayout) {
+  LayoutAttr layout = getBlockedLayout(&context, {4, 64}, 64, 4);
+  ASSERT_TRUE(layout);
+  LayoutAttr rows = getReducedLayout(layout, 1);
+  // Runs of 4 along a row: registers 0..3 hold one row, in every thread.
+  RegisterSlots slots = getRegisterSlots(rows);
+  EXPECT_EQ(slots.size(), 1);
+  // 256 elements over 64 threads x 4: a row is 16 threads' runs.
+  EXPECT_EQ(getReplicatedThreadBits(rows), std::optional<int64_t>(0b1111));
+  // Not replicated at all: no copies to combine, every register its slot.
+  EXPECT_EQ(getReplicatedThreadBits(layout), std::optional<int64_t>(0));
+  EXPECT_EQ(getRegisterSlots(layout).size(), 4);
+}
+
+// A rank-1 layout reduces to one element held by every register.
+TEST_F(FragmentLayoutTest, ReducedToOneElement) {
+  LayoutAttr layout = getBlockedLayout(&context, {128}, 32, 4);
+  LayoutAttr one = getReducedLayout(layout, 0);
+  EXPECT_EQ(one.getShape(), ArrayRef<int64_t>({1}));
+  EXPECT_EQ(getRegisterSlots(one).size(), 1);
+  EXPECT_EQ(getReplicatedThreadBits(one), std::optional<int64_t>(31));
+}
+
+} // namespace

@@ -81,23 +81,18 @@ public:
     });
     if (walk.wasInterrupted())
       return failure();
-    // Free: the blocked layout.
-    for (AllocFragmentOp alloc : allocations) {
-      if (fixedLayout(alloc))
-        continue;
-      MemRefType type = alloc.getResult().getType();
-      int64_t threads = kernel.getNumThreads();
-      std::optional<int64_t> run =
-          getBlockedRun(type.getShape(), threads, type.getElementType());
-      if (!run)
-        return alloc.emitOpError("a fragment of ")
-               << type.getNumElements()
-               << " elements cannot be spread evenly over the block's "
-               << threads << " threads";
-      LayoutAttr layout =
-          getBlockedLayout(kernel.getContext(), type.getShape(), threads, *run);
-      if (failed(fix(alloc, layout, alloc, "the blocked layout")))
-        return failure();
+    // Reduced layouts follow the layouts they are reduced from.
+    if (failed(propagateReductions()))
+      return failure();
+    // Free: the blocked layout, for fragments no reduction defines first
+    // (a reduction's target takes its source's layout once that is known).
+    for (bool targetsToo : {false, true}) {
+      for (AllocFragmentOp alloc : allocations) {
+        if (fixedLayout(alloc) || (!targetsToo && isReductionTarget(alloc)))
+          continue;
+        if (failed(fixBlocked(alloc)) || failed(propagateReductions()))
+          return failure();
+      }
     }
 
     LayoutAssignment result;
@@ -123,6 +118,77 @@ public:
   }
 
 private:
+  /// A fragment whose layout is another one's reduced along `dim`: the
+  /// target of a tile.reduce, or a fragment a tile.parallel reads at its
+  /// induction variables without `dim` (a broadcast of a reduced row).
+  struct Reduction {
+    /// The reduced fragment, or the tile.parallel whose layout is reduced.
+    AllocFragmentOp source;
+    ParallelOp parallel;
+    int64_t dim;
+    AllocFragmentOp target;
+    Operation *op;
+  };
+
+  bool isReductionTarget(AllocFragmentOp alloc) {
+    Operation *leader = groups.getLeaderValue(alloc.getOperation());
+    return llvm::any_of(reductions, [&](Reduction &reduction) {
+      return groups.getLeaderValue(reduction.target.getOperation()) == leader;
+    });
+  }
+
+  /// Gives each reduction target its source's layout reduced along the
+  /// dimension, until nothing changes; a target fixed otherwise is a
+  /// conflict.
+  LogicalResult propagateReductions() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Reduction &reduction : reductions) {
+        LayoutAttr from;
+        if (reduction.source) {
+          from = fixedLayout(reduction.source);
+        } else {
+          auto member = parallelMembers.find(reduction.parallel.getOperation());
+          if (member == parallelMembers.end())
+            return reduction.parallel.emitOpError(
+                       "reads a reduced fragment (a broadcast along dimension ")
+                   << reduction.dim
+                   << ") but touches no fragment of its whole index space, "
+                      "whose layout it would iterate in";
+          from = fixedLayout(member->second);
+        }
+        if (!from)
+          continue;
+        LayoutAttr reduced = getReducedLayout(from, reduction.dim);
+        if (fixedLayout(reduction.target) == reduced)
+          continue;
+        if (failed(fix(reduction.target, reduced, reduction.op,
+                       "the layout of the fragment it reduces, without "
+                       "dimension " +
+                           std::to_string(reduction.dim))))
+          return failure();
+        changed = true;
+      }
+    }
+    return success();
+  }
+
+  /// Gives `alloc`'s group the blocked layout.
+  LogicalResult fixBlocked(AllocFragmentOp alloc) {
+    MemRefType type = alloc.getResult().getType();
+    int64_t threads = kernel.getNumThreads();
+    std::optional<int64_t> run =
+        getBlockedRun(type.getShape(), threads, type.getElementType());
+    if (!run)
+      return alloc.emitOpError("a fragment of ")
+             << type.getNumElements()
+             << " elements cannot be spread evenly over the block's " << threads
+             << " threads";
+    LayoutAttr layout =
+        getBlockedLayout(kernel.getContext(), type.getShape(), threads, *run);
+    return fix(alloc, layout, alloc, "the blocked layout");
+  }
+
   /// The layout of `alloc`'s group, or null.
   LayoutAttr fixedLayout(AllocFragmentOp alloc) {
     auto it = fixed.find(groups.getLeaderValue(alloc.getOperation()));
@@ -262,6 +328,21 @@ private:
       }
       if (isa<FillOp, ClearOp>(user))
         continue;
+      if (auto reduce = dyn_cast<ReduceOp>(user)) {
+        AllocFragmentOp source = getFragmentAllocation(reduce.getSource());
+        AllocFragmentOp target = getFragmentAllocation(reduce.getTarget());
+        if (!source || !target)
+          return reduce.emitOpError("reduces a 'tile.alloc_fragment' into "
+                                    "another (not views of them)");
+        if (source == target)
+          return reduce.emitOpError("reduces a fragment into itself");
+        // Recorded once, from the source's uses.
+        if (source == alloc)
+          reductions.push_back({source, nullptr,
+                                static_cast<int64_t>(reduce.getDim()), target,
+                                reduce});
+        continue;
+      }
       if (auto copy = dyn_cast<CopyOp>(user)) {
         bool isSource = copy.getSource() == fragment;
         if (!(isSource ? copy.getSourceIndices() : copy.getTargetIndices())
@@ -291,12 +372,38 @@ private:
       }
       return user->emitOpError("cannot use a fragment: fragments are "
                                "accessed by tile.copy, tile.fill, "
-                               "tile.clear, tile.gemm, and by loads and "
+                               "tile.clear, tile.gemm, tile.reduce, and by "
+                               "loads and "
                                "stores inside a tile.parallel over their "
                                "index space or a tile.for_each_owned at "
                                "its coordinates");
     }
     return success();
+  }
+
+  /// The dimension `d` when `indices` are the induction variables of
+  /// `parallel` without the d-th, and `shape` its extents without the d-th:
+  /// an access of a fragment reduced along `d` (a broadcast).
+  static std::optional<int64_t> getBroadcastDim(ParallelOp parallel,
+                                                ArrayRef<int64_t> shape,
+                                                ValueRange indices) {
+    ArrayRef<int64_t> extents = parallel.getExtents();
+    auto ivs = parallel.getInductionVars();
+    if (extents.size() < 2 || indices.size() + 1 != extents.size())
+      return std::nullopt;
+    for (int64_t dim = 0, e = extents.size(); dim < e; ++dim) {
+      SmallVector<Value> kept;
+      SmallVector<int64_t> keptExtents;
+      for (int64_t i = 0; i < e; ++i) {
+        if (i == dim)
+          continue;
+        kept.push_back(ivs[i]);
+        keptExtents.push_back(extents[i]);
+      }
+      if (llvm::equal(indices, kept) && ArrayRef<int64_t>(keptExtents) == shape)
+        return dim;
+    }
+    return std::nullopt;
   }
 
   /// `alloc` shares the layout of the fragment `owned` iterates over.
@@ -329,6 +436,22 @@ private:
       joinOwned(owned, alloc);
       return success();
     }
+    if (parallel && !parallel->getParentOfType<ParallelOp>()) {
+      std::optional<int64_t> dim =
+          getBroadcastDim(parallel, type.getShape(), indices);
+      if (dim) {
+        if (isa<memref::StoreOp>(access))
+          return access->emitOpError(
+                     "writes a fragment at the induction variables without "
+                     "dimension ")
+                 << *dim
+                 << ": every iteration along it would write the same "
+                    "element (read it there; write it in a 'tile.parallel' "
+                    "over its own index space)";
+        reductions.push_back({nullptr, parallel, *dim, alloc, access});
+        return success();
+      }
+    }
     if (!parallel || parallel.getExtents() != type.getShape() ||
         !llvm::equal(indices, parallel.getInductionVars()))
       return access->emitOpError(
@@ -359,6 +482,8 @@ private:
   llvm::DenseSet<Operation *> aOperandGroups;
   /// Shared operands of wgmma gemms.
   llvm::SetVector<AllocSharedOp> descriptorOperands;
+  /// Fragments whose layout is another's reduced along a dimension.
+  SmallVector<Reduction> reductions;
 };
 
 } // namespace

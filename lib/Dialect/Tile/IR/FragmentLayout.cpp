@@ -17,6 +17,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <map>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -108,10 +110,14 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a fragment of " << elements
                        << " elements is too large for registers (at most "
                        << kMaxFragmentElements << ")";
-  if (threads * registers != elements)
+  if (threads * registers < elements)
     return emitError() << threads << " threads x " << registers
-                       << " registers do not hold the " << elements
-                       << " elements of the tile exactly once";
+                       << " registers cannot hold the " << elements
+                       << " elements of the tile";
+  // Exactly as many registers as elements: each element held once. More:
+  // a replicated layout (a reduction's result, held by every thread that
+  // held part of its row), which must still hold every element.
+  bool replicated = threads * registers > elements;
   std::vector<bool> seen(elements, false);
   int64_t dims[2];
   SmallVector<int64_t> coordinates(shape.size());
@@ -122,7 +128,7 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       for (auto [i, result] : llvm::enumerate(map.getResults()))
         coordinates[i] = evaluate(result, dims);
       int64_t linear = linearize(coordinates, shape);
-      if (linear < 0 || seen[linear]) {
+      if (linear < 0 || (seen[linear] && !replicated)) {
         InFlightDiagnostic diag = emitError();
         diag << "thread " << thread << ", register " << reg << " maps to ";
         diag << "(";
@@ -130,11 +136,20 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         diag << ")"
              << (linear < 0 ? ", outside the tile"
                             : ", an element another register holds too")
-             << ": a fragment layout must hold each element exactly once";
+             << ": a fragment layout of as many registers as elements must "
+                "hold each element exactly once";
         return diag;
       }
       seen[linear] = true;
     }
+  }
+  if (replicated) {
+    auto missed = llvm::find(seen, false);
+    if (missed != seen.end())
+      return emitError() << "a replicated fragment layout must hold every "
+                            "element, but element "
+                         << (missed - seen.begin())
+                         << " (row-major) is held by no thread";
   }
   return success();
 }
@@ -224,13 +239,115 @@ tile::chooseMmaWarps(int64_t m, int64_t n, int64_t warps) {
   return best;
 }
 
+LayoutAttr tile::getReducedLayout(LayoutAttr layout, int64_t dim) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  AffineMap map = layout.getMap();
+  MLIRContext *context = map.getContext();
+  if (dim < 0 || dim >= static_cast<int64_t>(shape.size()))
+    return nullptr;
+  SmallVector<int64_t> reducedShape;
+  SmallVector<AffineExpr> results;
+  for (auto [i, extent] : llvm::enumerate(shape)) {
+    if (static_cast<int64_t>(i) == dim)
+      continue;
+    reducedShape.push_back(extent);
+    results.push_back(map.getResult(i));
+  }
+  if (reducedShape.empty()) {
+    reducedShape.push_back(1);
+    results.push_back(getAffineConstantExpr(0, context));
+  }
+  return LayoutAttr::get(context, reducedShape, layout.getThreads(),
+                         layout.getRegisters(),
+                         AffineMap::get(2, 0, results, context));
+}
+
+/// The row-major linear index of the element each (thread, register)
+/// holds, thread-major.
+static SmallVector<int64_t> getHeldElements(LayoutAttr layout) {
+  SmallVector<int64_t> held;
+  held.reserve(layout.getThreads() * layout.getRegisters());
+  for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
+    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg)
+      held.push_back(
+          linearize(layout.getCoordinates(thread, reg), layout.getShape()));
+  return held;
+}
+
+RegisterSlots tile::getRegisterSlots(LayoutAttr layout) {
+  int64_t threads = layout.getThreads(), registers = layout.getRegisters();
+  RegisterSlots slots;
+  if (threads * registers == layout.getNumElements()) {
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      slots.slotOf.push_back(reg);
+      slots.representative.push_back(reg);
+    }
+    return slots;
+  }
+  SmallVector<int64_t> held = getHeldElements(layout);
+  // A register's column of elements over all threads identifies its slot.
+  std::map<std::vector<int64_t>, int64_t> slotOfColumn;
+  for (int64_t reg = 0; reg < registers; ++reg) {
+    std::vector<int64_t> column;
+    column.reserve(threads);
+    for (int64_t thread = 0; thread < threads; ++thread)
+      column.push_back(held[thread * registers + reg]);
+    auto [it, inserted] = slotOfColumn.try_emplace(std::move(column),
+                                                   slots.representative.size());
+    if (inserted)
+      slots.representative.push_back(reg);
+    slots.slotOf.push_back(it->second);
+  }
+  return slots;
+}
+
+std::optional<int64_t> tile::getReplicatedThreadBits(LayoutAttr layout) {
+  int64_t threads = layout.getThreads(), registers = layout.getRegisters();
+  if (threads * registers == layout.getNumElements())
+    return 0;
+  SmallVector<int64_t> held = getHeldElements(layout);
+  int64_t mask = 0;
+  for (int64_t bit = 1; bit < threads; bit <<= 1) {
+    bool replicated = true;
+    for (int64_t thread = 0; replicated && thread < threads; ++thread) {
+      int64_t partner = thread ^ bit;
+      if (partner >= threads) {
+        replicated = false;
+        break;
+      }
+      for (int64_t reg = 0; reg < registers; ++reg)
+        if (held[thread * registers + reg] != held[partner * registers + reg]) {
+          replicated = false;
+          break;
+        }
+    }
+    if (replicated)
+      mask |= bit;
+  }
+  // The holders of an element must be one thread up to those bits, in
+  // registers of one slot.
+  RegisterSlots slots = getRegisterSlots(layout);
+  SmallVector<std::pair<int64_t, int64_t>> holder(layout.getNumElements(),
+                                                  {-1, -1});
+  for (int64_t thread = 0; thread < threads; ++thread)
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      std::pair<int64_t, int64_t> key{thread & ~mask, slots.slotOf[reg]};
+      auto &seen = holder[held[thread * registers + reg]];
+      if (seen.first < 0)
+        seen = key;
+      else if (seen != key)
+        return std::nullopt;
+    }
+  return mask;
+}
+
 SmallVector<ElementOwner> tile::getElementOwners(LayoutAttr layout) {
   SmallVector<ElementOwner> owners(layout.getNumElements());
   for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
     for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
       int64_t linear =
           linearize(layout.getCoordinates(thread, reg), layout.getShape());
-      if (linear >= 0)
+      if (linear >= 0 && owners[linear].thread < 0)
         owners[linear] = {thread, reg};
     }
   return owners;

@@ -273,3 +273,61 @@ LogicalResult ForEachOwnedOp::verify() {
     return emitOpError("block arguments must be of type 'index'");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> ReduceOp::getReducedShape(ArrayRef<int64_t> shape,
+                                               int64_t dim) {
+  SmallVector<int64_t> reduced;
+  for (auto [i, extent] : llvm::enumerate(shape))
+    if (static_cast<int64_t>(i) != dim)
+      reduced.push_back(extent);
+  if (reduced.empty())
+    reduced.push_back(1);
+  return reduced;
+}
+
+LogicalResult ReduceOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto target = cast<MemRefType>(getTarget().getType());
+  if (getMemorySpace(source) != MemorySpace::Fragment)
+    return emitOpError("reduces a fragment ('#tile.fragment' memory space); "
+                       "copy a shared or global tile into one first, got ")
+           << source;
+  if (getMemorySpace(target) != MemorySpace::Fragment)
+    return emitOpError("writes its result to a fragment ('#tile.fragment' "
+                       "memory space), got ")
+           << target;
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= source.getRank())
+    return emitOpError("reduces dimension ")
+           << dim << ", but the source " << source << " has "
+           << source.getRank() << " dimension"
+           << (source.getRank() == 1 ? "" : "s");
+  SmallVector<int64_t> expected = getReducedShape(source.getShape(), dim);
+  if (target.getShape() != ArrayRef<int64_t>(expected)) {
+    InFlightDiagnostic diag = emitOpError("target shape [");
+    llvm::interleaveComma(target.getShape(), diag);
+    diag << "] is not the source's shape without dimension " << dim << " ([";
+    llvm::interleaveComma(expected, diag);
+    return diag << "])";
+  }
+  Type element = source.getElementType();
+  if (target.getElementType() != element)
+    return emitOpError("source and target element types differ: ")
+           << element << " and " << target.getElementType();
+  bool isBitwise = getKind() == ReduceKind::and_ ||
+                   getKind() == ReduceKind::or_ ||
+                   getKind() == ReduceKind::xor_;
+  if (isBitwise && !isa<IntegerType>(element))
+    return emitOpError("'") << stringifyReduceKind(getKind())
+                            << "' reduction needs integers, got " << element;
+  if (!isa<FloatType, IntegerType>(element) ||
+      element.getIntOrFloatBitWidth() > 32 ||
+      element.getIntOrFloatBitWidth() < 16)
+    return emitOpError("reduces f16, bf16, f32, i16 or i32 elements, got ")
+           << element;
+  return success();
+}

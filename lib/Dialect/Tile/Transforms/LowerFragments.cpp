@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
@@ -46,12 +47,23 @@ SmallVector<Value> FragmentRegisters::indices(OpBuilder &builder, Location loc,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
+  if (!slots.slotOf.empty()) {
+    SmallVector<Value> result(rank, constant(0));
+    result.front() = constant(slots.slotOf[reg]);
+    return result;
+  }
   if (rank == 1)
     return {constant(reg)};
   SmallVector<Value> result(rank, constant(0));
   result.front() = constant(reg / run);
   result.back() = constant(reg % run);
   return result;
+}
+
+SmallVector<int64_t> FragmentRegisters::storedRegisters() const {
+  if (!slots.slotOf.empty())
+    return slots.representative;
+  return llvm::to_vector(llvm::seq<int64_t>(0, layout.getRegisters()));
 }
 
 SmallVector<Value> FragmentRegisters::coordinates(OpBuilder &builder,
@@ -72,6 +84,11 @@ SmallVector<Value> FragmentRegisters::coordinates(OpBuilder &builder,
         affine::AffineApplyOp::create(builder, loc, coordinate, thread));
   }
   return result;
+}
+
+/// True when `layout` holds some element in several registers.
+static bool isReplicated(LayoutAttr layout) {
+  return layout.getThreads() * layout.getRegisters() > layout.getNumElements();
 }
 
 /// The shape of the per-thread buffer of `layout` (see FragmentRegisters).
@@ -126,13 +143,21 @@ public:
       MemRefType type = alloc.getResult().getType();
       int64_t maxRun = std::max<int64_t>(
           1, kMaxVectorBytes / getBufferElementBytes(type.getElementType()));
-      int64_t run = getContiguousRun(layout, maxRun);
+      FragmentRegisters fragment{Value(), layout, 1, {}};
+      SmallVector<int64_t> shape;
+      if (isReplicated(layout)) {
+        fragment.slots = getRegisterSlots(layout);
+        shape.assign(type.getRank(), 1);
+        shape.front() = fragment.slots.size();
+      } else {
+        fragment.run = getContiguousRun(layout, maxRun);
+        shape = getRegisterShape(layout, fragment.run);
+      }
       builder.setInsertionPoint(alloc);
-      auto local =
+      fragment.buffer =
           AllocLocalOp::create(builder, alloc.getLoc(),
-                               MemRefType::get(getRegisterShape(layout, run),
-                                               type.getElementType()));
-      registers[alloc.getResult()] = {local.getResult(), layout, run};
+                               MemRefType::get(shape, type.getElementType()));
+      registers[alloc.getResult()] = fragment;
     }
 
     // The ops on fragments, outermost first (a tile.parallel before the
@@ -150,7 +175,7 @@ public:
         users.push_back(op);
         return WalkResult::skip();
       }
-      if (isa<CopyOp, FillOp, ClearOp, GemmOp>(op) &&
+      if (isa<CopyOp, FillOp, ClearOp, GemmOp, ReduceOp>(op) &&
           llvm::any_of(op->getOperands(),
                        [&](Value v) { return registers.count(v); }))
         users.push_back(op);
@@ -187,6 +212,16 @@ public:
                 return success();
               })
               .Case([&](GemmOp gemm) { return lowerGemm(opBuilder, gemm); })
+              .Case([&](ReduceOp reduce) -> LogicalResult {
+                auto source = registers.find(reduce.getSource());
+                auto target = registers.find(reduce.getTarget());
+                if (source == registers.end() || target == registers.end())
+                  return reduce.emitOpError(
+                      "reduces a fragment that is not a "
+                      "'tile.alloc_fragment' into another");
+                return lowerFragmentReduce(opBuilder, reduce, source->second,
+                                           target->second, thread);
+              })
               .Default([](Operation *) { return failure(); });
       if (failed(result))
         return failure();
@@ -214,9 +249,17 @@ private:
                                     LayoutAttr layout,
                                     ValueRange coordinateArgs,
                                     Value registerArg) {
-    FragmentRegisters shape{Value(), layout, 1};
+    FragmentRegisters shape{Value(), layout, 1, {}};
+    if (isReplicated(layout))
+      shape.slots = getRegisterSlots(layout);
     Block &body = loop->getRegion(0).front();
-    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
+    // Registers holding the same element in every thread run once (a
+    // tile.for_each_owned gives each its own number: all of them).
+    SmallVector<int64_t> visited =
+        registerArg
+            ? llvm::to_vector(llvm::seq<int64_t>(0, layout.getRegisters()))
+            : shape.storedRegisters();
+    for (int64_t reg : visited) {
       Location loc = loop->getLoc();
       SmallVector<Value> coordinates =
           shape.coordinates(builder, loc, thread, reg);
@@ -251,7 +294,13 @@ private:
     if (it == registers.end())
       return success();
     const FragmentRegisters &fragment = it->second;
-    if (fragment.layout != layout)
+    // The loop's own layout, or a reduced one read as a broadcast: the same
+    // registers either way.
+    if (fragment.layout != layout &&
+        !llvm::any_of(llvm::seq<int64_t>(0, layout.getShape().size()),
+                      [&](int64_t dim) {
+                        return fragment.layout == getReducedLayout(layout, dim);
+                      }))
       return loop->emitOpError("touches fragments of different layouts "
                                "(tile-infer-layouts gives them one)");
     OpBuilder builder(access);
@@ -285,7 +334,7 @@ private:
                         const FragmentRegisters &fragment, Value from,
                         Value to) {
     Type type = cast<MemRefType>(to.getType()).getElementType();
-    for (int64_t reg = 0; reg < fragment.layout.getRegisters(); ++reg) {
+    for (int64_t reg : fragment.storedRegisters()) {
       SmallVector<Value> indices = fragment.indices(builder, loc, reg);
       Value value = memref::LoadOp::create(builder, loc, from, indices);
       memref::StoreOp::create(
@@ -327,7 +376,28 @@ private:
                          registersBuffer);
     }
     int64_t run = fragment.run;
-    for (int64_t reg = 0; reg < fragment.layout.getRegisters(); reg += run) {
+    // A replicated fragment is written out by one of the threads that hold
+    // each element: those whose replicated thread bits are zero.
+    std::optional<int64_t> replicas = getReplicatedThreadBits(fragment.layout);
+    if (fromFragment && !replicas)
+      return copy.emitOpError("copies out a replicated fragment whose copies "
+                              "of an element are not spread over whole "
+                              "thread-index bits");
+    OpBuilder::InsertionGuard guard(builder);
+    if (fromFragment && *replicas != 0) {
+      Value bits = arith::AndIOp::create(
+          builder, loc, thread,
+          arith::ConstantIndexOp::create(builder, loc, *replicas));
+      Value writes = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, bits,
+          arith::ConstantIndexOp::create(builder, loc, 0));
+      auto guarded = scf::IfOp::create(builder, loc, writes,
+                                       /*withElseRegion=*/false);
+      builder.setInsertionPoint(guarded.thenBlock()->getTerminator());
+    }
+    for (int64_t reg : fragment.storedRegisters()) {
+      if (reg % run != 0)
+        continue;
       SmallVector<Value> coordinates =
           fragment.coordinates(builder, loc, thread, reg);
       SmallVector<Value> memoryIndices = coordinates;

@@ -22,6 +22,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
+#include "tile/Dialect/Tile/Transforms/ReductionBuilders.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tile-lower-reductions"
@@ -36,9 +37,8 @@ using namespace mlir::tile;
 
 static constexpr int64_t kWarpSize = 32;
 
-/// Combines two values with the reduction operator.
-static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
-                     Value rhs) {
+Value tile::buildReduceCombine(OpBuilder &b, Location loc, ReduceKind kind,
+                               Value lhs, Value rhs) {
   bool isFloat = isa<FloatType>(lhs.getType());
   switch (kind) {
   case ReduceKind::add:
@@ -63,10 +63,8 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
   llvm_unreachable("unknown reduction");
 }
 
-/// `gpu.shuffle xor` of a 16- or 32-bit value over `width` lanes; 16-bit
-/// values travel in the low half of a 32-bit register.
-static Value shuffleXor(OpBuilder &b, Location loc, Value value,
-                        int64_t offset, int64_t width) {
+Value tile::buildShuffleXor(OpBuilder &b, Location loc, Value value,
+                            int64_t offset, int64_t width) {
   Type type = value.getType();
   if (type.getIntOrFloatBitWidth() == 32)
     return gpu::ShuffleOp::create(b, loc, value, offset, width,
@@ -143,8 +141,9 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
     // Lanes first: an xor butterfly over the reduced lane bits.
     for (int64_t offset = width / 2; offset >= 1; offset /= 2)
       if (reducedMask & offset)
-        value = combine(b, loc, op.getKind(), value,
-                        shuffleXor(b, loc, value, offset, width));
+        value =
+            buildReduceCombine(b, loc, op.getKind(), value,
+                               buildShuffleXor(b, loc, value, offset, width));
     int64_t warpMask = reducedMask & ~(kWarpSize - 1);
     if (warpMask == 0)
       return value;
@@ -170,9 +169,9 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
       Value slot = arith::OrIOp::create(b, loc, base,
                                         constantIndex(b, loc, offset));
       Value partial = memref::LoadOp::create(b, loc, slots, slot);
-      accumulated = accumulated
-                        ? combine(b, loc, op.getKind(), accumulated, partial)
-                        : partial;
+      accumulated = accumulated ? buildReduceCombine(b, loc, op.getKind(),
+                                                     accumulated, partial)
+                                : partial;
     }
     // The slots may be written again (a loop): wait for every reader.
     createCompilerBarrier(b, loc, "tile-lower-reductions");
@@ -239,9 +238,9 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
         b.setInsertionPoint(step.thenBlock()->getTerminator());
         Value mine = memref::LoadOp::create(b, loc, slots, own);
         Value theirs = memref::LoadOp::create(b, loc, slots, slotOf(partner));
-        memref::StoreOp::create(b, loc,
-                                combine(b, loc, op.getKind(), mine, theirs),
-                                slots, own);
+        memref::StoreOp::create(
+            b, loc, buildReduceCombine(b, loc, op.getKind(), mine, theirs),
+            slots, own);
       }
       createCompilerBarrier(b, loc, "tile-lower-reductions");
     }

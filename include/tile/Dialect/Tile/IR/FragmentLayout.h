@@ -57,8 +57,37 @@ LayoutAttr getMmaAccumulatorLayout(MLIRContext *context,
 std::optional<std::pair<int64_t, int64_t>> chooseMmaWarps(int64_t m, int64_t n,
                                                           int64_t warps);
 
+/// The layout of the result of reducing a fragment of `layout` along `dim`:
+/// the same threads and registers, each register holding the element at
+/// its coordinates without `dim` (a rank-1 layout reduces to shape [1]).
+/// Every thread that held part of a row holds the row's result, so the
+/// layout is replicated (more registers than elements) unless `dim` had
+/// extent 1.
+LayoutAttr getReducedLayout(LayoutAttr layout, int64_t dim);
+
+/// The storage of a thread's registers: registers that hold the same
+/// element in every thread (a replicated layout's copies of one result)
+/// share a slot; otherwise each register has its own.
+struct RegisterSlots {
+  /// The slot of each register.
+  SmallVector<int64_t> slotOf;
+  /// Each slot's first register.
+  SmallVector<int64_t> representative;
+  int64_t size() const { return representative.size(); }
+};
+RegisterSlots getRegisterSlots(LayoutAttr layout);
+
+/// For a replicated layout, the thread-index bits whose value does not
+/// change which element any register holds: the threads that hold one
+/// element are exactly those that differ in these bits (the copies a
+/// reduction must combine, or a copy out must write once). Nullopt when the
+/// copies of an element are not spread that way (the layout's threads do
+/// not split into such bit fields). Zero for a layout without copies.
+std::optional<int64_t> getReplicatedThreadBits(LayoutAttr layout);
+
 /// For each element of the tile (row-major linear index), the thread and
-/// register that hold it. The layout verifier guarantees a bijection.
+/// register that hold it (the first of them, by thread then register, when
+/// the layout is replicated).
 struct ElementOwner {
   int64_t thread = -1;
   int64_t registerIndex = -1;

@@ -736,6 +736,48 @@ def Tile_GemmOp : Tile_Op<"gemm", [
   let hasVerifier = 1;
 }
 
+def Tile_ReduceOp : Tile_Op<"reduce", [
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+  let summary = "Reduces a fragment along one dimension into a smaller one";
+  let description = [{
+    Combines the elements of `source`, a fragment, along dimension `dim`
+    and writes the result to `target`, a fragment of the source's shape
+    without that dimension (a rank-1 source reduces to `memref<1x...>`).
+    Without `clear` the result is combined with what `target` holds (a
+    running maximum or sum). Operators: `add`, `mul`, `max`, `min` on
+    floats and integers, `and`, `or`, `xor` on integers. Collective.
+
+    The target's layout is the source's with the reduced coordinate
+    dropped (inferred by `tile-infer-layouts`): every thread that holds
+    part of a row holds that row's result, so `tile.parallel` over the
+    source can read it as `%target[%i]` (a broadcast) with no data
+    movement. The compiler combines each thread's own elements first, then
+    the threads that share a row with warp shuffles, and across warps
+    through shared memory only where the layout spreads a row over warps.
+
+    ```mlir
+    tile.reduce max %S into %rowmax dim 1 clear
+        : memref<64x64xf32, #tile.fragment> into memref<64xf32, #tile.fragment>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKindAttr:$kind,
+                       Arg<AnyStaticShapeMemRef, "reduced fragment",
+                           [MemRead]>:$source,
+                       Arg<AnyStaticShapeMemRef, "result fragment",
+                           [MemRead, MemWrite]>:$target,
+                       I64Attr:$dim, UnitAttr:$clear);
+  let assemblyFormat = [{
+    custom<ReduceKindKeyword>($kind) $source `into` $target `dim` $dim
+    (`clear` $clear^)? attr-dict `:` type($source) `into` type($target)
+  }];
+  let extraClassDeclaration = [{
+    /// The target's shape for a source of `shape` reduced along `dim`.
+    static ::llvm::SmallVector<int64_t>
+    getReducedShape(::llvm::ArrayRef<int64_t> shape, int64_t dim);
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics and reductions
 //===----------------------------------------------------------------------===//

@@ -23,6 +23,14 @@ struct FragmentRegisters {
   /// Registers r..r+run-1 (r a multiple of run) hold consecutive elements
   /// along the innermost dimension.
   int64_t run = 1;
+  /// Where each register is stored. A replicated layout (a reduction's
+  /// result) has registers that hold the same element in every thread:
+  /// they share one slot, and the buffer is `[slots, 1, ..., 1]` (run 1).
+  /// Empty: each register its own.
+  RegisterSlots slots;
+  /// The registers that code must visit once each: the first register of
+  /// every slot.
+  SmallVector<int64_t> storedRegisters() const;
 
   /// The buffer indices of register `reg` (constants: registers are only
   /// registers when addressed by constants).
@@ -33,6 +41,17 @@ struct FragmentRegisters {
   SmallVector<Value> coordinates(OpBuilder &builder, Location loc, Value thread,
                                  int64_t reg) const;
 };
+
+/// Lowers `reduce` of the fragment `source` into the fragment `target`:
+/// each thread combines its own registers of a row, then xor shuffles
+/// combine the lanes that share the row, and shared memory the warps that
+/// do (`thread` is the linear thread index). Fails with an error at the op
+/// when the target's layout is not the source's reduced one or the threads
+/// sharing a row are not whole bit fields of the thread index.
+LogicalResult lowerFragmentReduce(OpBuilder &builder, ReduceOp reduce,
+                                  const FragmentRegisters &source,
+                                  const FragmentRegisters &target,
+                                  Value thread);
 
 /// Rounds an f32 to tf32 (10 mantissa bits, round to nearest, ties away
 /// from zero, as cvt.rna.tf32.f32): add half of the dropped part, clear it.
