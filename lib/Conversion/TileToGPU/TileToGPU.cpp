@@ -235,7 +235,7 @@ struct TensorMap {
 
 static TensorMap getTensorMap(TmaLoadOp load) {
   return {cast<BlockArgument>(load.getSource()).getArgNumber(), load.getBox(),
-          load.getSwizzle()};
+          static_cast<int64_t>(load.getSwizzle())};
 }
 
 /// The distinct tensor maps the TMA copies of `kernel` read, in order of

@@ -53,30 +53,9 @@ static void combineAcrossWarps(OpBuilder &b, Location loc, ReduceOp reduce,
     memref::StoreOp::create(b, loc, partial, scratch, slot);
   }
   createCompilerBarrier(b, loc, "tile-lower-fragments");
-  Value base =
-      arith::AndIOp::create(b, loc, thread, constantIndex(b, loc, ~warpBits));
-  SmallVector<int64_t> bits;
-  for (int64_t bit = 1; bit <= warpBits; bit <<= 1)
-    if (warpBits & bit)
-      bits.push_back(bit);
-  for (auto [g, partial] : llvm::enumerate(partials)) {
-    Value accumulated;
-    for (int64_t k = 0, e = int64_t(1) << bits.size(); k < e; ++k) {
-      int64_t warpOffset = 0;
-      for (auto [i, bit] : llvm::enumerate(bits))
-        if (k & (int64_t(1) << i))
-          warpOffset |= bit;
-      Value member =
-          arith::OrIOp::create(b, loc, base, constantIndex(b, loc, warpOffset));
-      Value slot = arith::AddIOp::create(b, loc, member,
-                                         constantIndex(b, loc, g * threads));
-      Value value = memref::LoadOp::create(b, loc, scratch, slot);
-      accumulated = accumulated ? buildReduceCombine(b, loc, reduce.getKind(),
-                                                     accumulated, value)
-                                : value;
-    }
-    partial = accumulated;
-  }
+  for (auto [g, partial] : llvm::enumerate(partials))
+    partial = buildCombineWarpPartials(b, loc, reduce.getKind(), scratch,
+                                       g * threads, thread, warpBits);
   // In a loop the scratch is written again by the next iteration: every
   // thread must have read it first.
   if (reduce->getParentOfType<LoopLikeOpInterface>())

@@ -84,6 +84,36 @@ static Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+Value tile::buildCombineWarpPartials(OpBuilder &b, Location loc,
+                                     ReduceKind kind, Value slots,
+                                     int64_t first, Value thread,
+                                     int64_t warpBits) {
+  Value base =
+      arith::AndIOp::create(b, loc, thread, constantIndex(b, loc, ~warpBits));
+  SmallVector<int64_t> bits;
+  for (int64_t bit = 1; bit > 0 && bit <= warpBits; bit <<= 1)
+    if (warpBits & bit)
+      bits.push_back(bit);
+  Value accumulated;
+  for (int64_t k = 0, e = int64_t(1) << bits.size(); k < e; ++k) {
+    int64_t offset = 0;
+    for (auto [i, bit] : llvm::enumerate(bits))
+      if (k & (int64_t(1) << i))
+        offset |= bit;
+    Value member =
+        arith::OrIOp::create(b, loc, base, constantIndex(b, loc, offset));
+    Value slot = first ? arith::AddIOp::create(b, loc, member,
+                                               constantIndex(b, loc, first))
+                             .getResult()
+                       : member;
+    Value partial = memref::LoadOp::create(b, loc, slots, slot);
+    accumulated = accumulated
+                      ? buildReduceCombine(b, loc, kind, accumulated, partial)
+                      : partial;
+  }
+  return accumulated;
+}
+
 namespace {
 
 struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
@@ -154,25 +184,8 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
     Value linear = buildLinearThreadId(b, loc, kernel);
     memref::StoreOp::create(b, loc, value, slots, linear);
     createCompilerBarrier(b, loc, "tile-lower-reductions");
-    Value base = arith::AndIOp::create(b, loc, linear,
-                                       constantIndex(b, loc, ~warpMask));
-    SmallVector<int64_t> warpBits;
-    for (unsigned i = 0; i < 63; ++i)
-      if (warpMask & (int64_t(1) << i))
-        warpBits.push_back(int64_t(1) << i);
-    Value accumulated;
-    for (int64_t k = 0, e = int64_t(1) << warpBits.size(); k < e; ++k) {
-      int64_t offset = 0;
-      for (auto [i, bitValue] : llvm::enumerate(warpBits))
-        if (k & (int64_t(1) << i))
-          offset |= bitValue;
-      Value slot = arith::OrIOp::create(b, loc, base,
-                                        constantIndex(b, loc, offset));
-      Value partial = memref::LoadOp::create(b, loc, slots, slot);
-      accumulated = accumulated ? buildReduceCombine(b, loc, op.getKind(),
-                                                     accumulated, partial)
-                                : partial;
-    }
+    Value accumulated = buildCombineWarpPartials(b, loc, op.getKind(), slots,
+                                                 /*first=*/0, linear, warpMask);
     // The slots may be written again (a loop): wait for every reader.
     createCompilerBarrier(b, loc, "tile-lower-reductions");
     return accumulated;

@@ -22,6 +22,15 @@ Value buildReduceCombine(OpBuilder &builder, Location loc, ReduceKind kind,
 Value buildShuffleXor(OpBuilder &builder, Location loc, Value value,
                       int64_t offset, int64_t width);
 
+/// Combines, in a fixed order (so that every thread of a group computes the
+/// same bits), the partials a block's threads stored in the shared buffer
+/// `slots` at `first + t` for thread t: those of the threads that differ
+/// from `thread` only in `warpBits` (bits 5 and up of the linear thread
+/// index). The caller stores the partials and places the barriers.
+Value buildCombineWarpPartials(OpBuilder &builder, Location loc,
+                               ReduceKind kind, Value slots, int64_t first,
+                               Value thread, int64_t warpBits);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_TRANSFORMS_REDUCTIONBUILDERS_H
