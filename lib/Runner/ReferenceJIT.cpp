@@ -2,11 +2,13 @@
 
 #include "tile/Runner/ReferenceJIT.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "llvm/Support/TargetSelect.h"
@@ -31,7 +33,8 @@ llvm::Error runOnCPU(func::FuncOp func,
   }();
   (void)initialized;
 
-  // A module of its own holding a copy of the reference.
+  // A module of its own holding a copy of the reference and of the
+  // functions it calls, directly or not (helpers shared by references).
   MLIRContext *context = func.getContext();
   OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
   OpBuilder builder(context);
@@ -40,6 +43,19 @@ llvm::Error runOnCPU(func::FuncOp func,
   copy.setPublic();
   copy->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                 builder.getUnitAttr());
+  llvm::SmallVector<func::FuncOp> worklist = {func};
+  llvm::SmallPtrSet<Operation *, 4> copied = {func.getOperation()};
+  while (!worklist.empty()) {
+    func::FuncOp caller = worklist.pop_back_val();
+    caller.walk([&](func::CallOp call) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          caller, call.getCalleeAttr());
+      if (callee && copied.insert(callee).second) {
+        builder.clone(*callee);
+        worklist.push_back(callee);
+      }
+    });
+  }
 
   PassManager pm(context);
   mlir::tile::buildHostToLLVMPipeline(pm);

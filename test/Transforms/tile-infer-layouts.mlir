@@ -371,6 +371,58 @@ tile.kernel @reduce_blocked(%X: memref<4x64xf32>) grid [1] threads [64] {
 
 // -----
 
+// Rule 8 across widths: attention's row statistics are reduced from the
+// 32x16 scores (8 registers) and broadcast over the 32x32 output (16
+// registers). The two reduced layouts number the registers differently but
+// give every thread the same rows: one distribution, so %l keeps the first
+// (from the reduction) and the broadcast reads it.
+// CHECK-LABEL: tile.kernel @reduced_widths
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [32], threads = 64, registers = 8, map = (d0, d1) -> ((d0 floordiv 32) * 16 + (d1 floordiv 8) * 16 + (d0 mod 32) floordiv 4 + ((d1 mod 4) floordiv 2) * 8)>} : memref<32xf32, #tile.fragment>
+tile.kernel @reduced_widths() grid [1] threads [64] {
+  %Qs = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<32x16xf32, #tile.fragment>
+  %O = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  tile.gemm %Qs, %Ks, %S {clear, warps = array<i64: 2, 1>} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<32x16xf32, #tile.fragment>
+  tile.gemm %Qs, %Vs, %O {clear, warps = array<i64: 2, 1>} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
+  tile.reduce add %S into %l dim 1 clear : memref<32x16xf32, #tile.fragment> into memref<32xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [32, 32] {
+    %o = memref.load %O[%i, %j] : memref<32x32xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<32xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %O[%i, %j] : memref<32x32xf32, #tile.fragment>
+  }
+}
+
+// -----
+
+// Reduced layouts that spread the rows differently still conflict: here
+// the warps split the output's columns, so a thread holds other rows of it
+// than of the scores.
+tile.kernel @reduced_widths_conflict() grid [1] threads [64] {
+  %Qs = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<32x16xf32, #tile.fragment>
+  %O = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  tile.gemm %Qs, %Ks, %S {clear, warps = array<i64: 2, 1>} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<32x16xf32, #tile.fragment>
+  tile.gemm %Qs, %Vs, %O {clear, warps = array<i64: 1, 2>} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
+  // expected-note @+1 {{this op fixed the layout of the fragment it reduces, without dimension 1}}
+  tile.reduce add %S into %l dim 1 clear : memref<32x16xf32, #tile.fragment> into memref<32xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [32, 32] {
+    %o = memref.load %O[%i, %j] : memref<32x32xf32, #tile.fragment>
+    // expected-error @+1 {{conflicting fragment layouts: this op needs the layout of the fragment it reduces, without dimension 1}}
+    %li = memref.load %l[%i] : memref<32xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %O[%i, %j] : memref<32x32xf32, #tile.fragment>
+  }
+}
+
+// -----
+
 // A reduction target whose layout another op fixed differently.
 tile.kernel @reduce_conflict() grid [1] threads [64] {
   %As = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>

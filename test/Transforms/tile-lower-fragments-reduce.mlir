@@ -72,3 +72,48 @@ tile.kernel @not_inferred() grid [1] threads [32] {
   %s = tile.alloc_fragment : memref<4xf32, #tile.fragment>
   tile.reduce add %x into %s dim 1 : memref<4x64xf32, #tile.fragment> into memref<4xf32, #tile.fragment>
 }
+
+// -----
+
+// A row statistic reduced from 32x16 scores (8 registers, 2 slots: rows
+// lane/4 and lane/4 + 8 of the warp's 16) read as a broadcast over a 32x32
+// output (16 registers): each output register reads the slot of its row,
+// which mapRegisters finds (c0 c1 of an m16n8 tile are the upper row, c2 c3
+// the lower one), not the register of the same number.
+// CHECK-LABEL: tile.kernel @reduced_widths
+// CHECK: %[[L:.+]] = tile.alloc_local : memref<2xf32>
+// CHECK: memref.load %[[L]][%c0{{(_[0-9]+)?}}] : memref<2xf32>
+// CHECK-NEXT: arith.divf
+// CHECK: memref.load %[[L]][%c0{{(_[0-9]+)?}}] : memref<2xf32>
+// CHECK-NEXT: arith.divf
+// CHECK: memref.load %[[L]][%c1{{(_[0-9]+)?}}] : memref<2xf32>
+// CHECK-NEXT: arith.divf
+// CHECK: memref.load %[[L]][%c1{{(_[0-9]+)?}}] : memref<2xf32>
+// CHECK-NEXT: arith.divf
+// CHECK: memref.load %[[L]][%c0{{(_[0-9]+)?}}] : memref<2xf32>
+// CHECK-NEXT: arith.divf
+// CHECK: memref.load %[[L]][%c0{{(_[0-9]+)?}}] : memref<2xf32>
+// CHECK-NEXT: arith.divf
+// CHECK: memref.load %[[L]][%c1{{(_[0-9]+)?}}] : memref<2xf32>
+// CHECK-NEXT: arith.divf
+// CHECK: memref.load %[[L]][%c1{{(_[0-9]+)?}}] : memref<2xf32>
+// CHECK-NEXT: arith.divf
+tile.kernel @reduced_widths(%Y: memref<32x32xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %Qs = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<32x16xf32, #tile.fragment>
+  %O = tile.alloc_fragment : memref<32x32xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<32xf32, #tile.fragment>
+  tile.gemm %Qs, %Ks, %S {clear, warps = array<i64: 2, 1>, lowering = #tile.gemm_lowering<scalar>} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<32x16xf32, #tile.fragment>
+  tile.gemm %Qs, %Vs, %O {clear, warps = array<i64: 2, 1>, lowering = #tile.gemm_lowering<scalar>} : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<32x32xf32, #tile.fragment>
+  tile.reduce add %S into %l dim 1 clear : memref<32x16xf32, #tile.fragment> into memref<32xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [32, 32] {
+    %o = memref.load %O[%i, %j] : memref<32x32xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<32xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %O[%i, %j] : memref<32x32xf32, #tile.fragment>
+  }
+  tile.copy %O to %Y[%c0, %c0] : memref<32x32xf32, #tile.fragment> to memref<32x32xf32>
+}

@@ -107,7 +107,9 @@ tile.kernel @f16_accumulator(%C: memref<16x8xf16>) grid [1] threads [32] {
 // registers are the mma's A registers, paired into vector<2xf16>. The
 // first product loads A by ldmatrix.x4 and two B pairs; the second only D.
 // The scalar lowering fetches P's elements from the lanes of the quad that
-// hold them: a shuffle per K step of each of O's 8 registers.
+// hold them, each of the thread's two rows of P once (a loop of K shuffles
+// into a local [rows, K] buffer), and every register of O in a row reads
+// that row's copy: 2 shuffle loops, not one per register of O (8).
 // CHECK-LABEL: tile.kernel @fragment_a
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
@@ -121,8 +123,13 @@ tile.kernel @f16_accumulator(%C: memref<16x8xf16>) grid [1] threads [32] {
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK-COUNT-2: nvvm.mma.sync A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]
 // SCALAR-LABEL: tile.kernel @fragment_a
-// SCALAR-COUNT-8: gpu.shuffle idx
+// SCALAR: %[[ROWS:.+]] = tile.alloc_local : memref<2x16xf32>
+// SCALAR: gpu.shuffle idx
+// SCALAR-NEXT: memref.store %{{.+}}, %[[ROWS]][%c0, %{{.+}}] : memref<2x16xf32>
+// SCALAR: gpu.shuffle idx
+// SCALAR-NEXT: memref.store %{{.+}}, %[[ROWS]][%c1, %{{.+}}] : memref<2x16xf32>
 // SCALAR-NOT: gpu.shuffle
+// SCALAR: memref.load %[[ROWS]][%c0, %{{.+}}] : memref<2x16xf32>
 tile.kernel @fragment_a(%E: memref<16x16xf32>) grid [1] threads [32] {
   %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>

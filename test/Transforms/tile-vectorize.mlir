@@ -186,3 +186,71 @@ tile.kernel @affine_stride_two(%A: memref<1024xf16>) grid [1] threads [32] {
     memref.store %v, %a[%k] : memref<8xf16>
   }
 }
+
+// -----
+
+// One head's rows of a [batch, heads, seq, 64] tensor, viewed by
+// memref.subview: the view starts (b H + h) S 64 elements in, a multiple of
+// 64, and its rows are 64 apart, so eight f16 at a column that is a
+// multiple of 8 are one 16-byte load.
+// CHECK-LABEL: tile.kernel @head_view_x8
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x64xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
+// CHECK-NOT: memref.load
+tile.kernel @head_view_x8(%Q: memref<?x?x?x64xf16>) grid [4, 8, 2] threads [8] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %row = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
+  %head = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %tx = tile.thread_id x
+  %col0 = arith.muli %tx, %c8 : index
+  %a = tile.alloc_local : memref<8xf16>
+  tile.vectorized %k = %c0 to %c8 step %c1 {
+    %j = arith.addi %col0, %k : index
+    %v = memref.load %head[%row, %j] : memref<?x64xf16, strided<[64, 1], offset: ?>>
+    memref.store %v, %a[%k] : memref<8xf16>
+  }
+}
+
+// -----
+
+// A view whose rows are 60 f16 apart (120 bytes) and that starts 8 f16 in:
+// its rows are only known to be 8-byte aligned, so the loop moves 4 f16 at
+// a time.
+// CHECK-LABEL: tile.kernel @narrow_view
+// CHECK: vector.load {{.*}} {alignment = 8 : i64} : memref<?x8xf16, strided<[60, 1], offset: 8>>, vector<4xf16>
+tile.kernel @narrow_view(%A: memref<?x60xf16>) grid [16] threads [1] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %row = tile.block_id x
+  %rows = memref.dim %A, %c0 : memref<?x60xf16>
+  %view = memref.subview %A[0, 8] [%rows, 8] [1, 1] : memref<?x60xf16> to memref<?x8xf16, strided<[60, 1], offset: 8>>
+  %a = tile.alloc_local : memref<8xf16>
+  tile.vectorized %k = %c0 to %c8 step %c1 {
+    %v = memref.load %view[%row, %k] : memref<?x8xf16, strided<[60, 1], offset: 8>>
+    memref.store %v, %a[%k] : memref<8xf16>
+  }
+}
+
+// -----
+
+// A view with a column stride of 2 is not contiguous: scalar code, and the
+// remark says so.
+tile.kernel @strided_columns(%A: memref<64x64xf32>) grid [64] threads [1] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %row = tile.block_id x
+  %view = memref.subview %A[0, 0] [64, 32] [1, 2] : memref<64x64xf32> to memref<64x32xf32, strided<[64, 2]>>
+  %a = tile.alloc_local : memref<8xf32>
+  // expected-remark @below {{not vectorized: 'memref.load' of 'memref<64x32xf32, strided<[64, 2]>>' is not known to be contiguous along its innermost dimension}}
+  tile.vectorized %k = %c0 to %c8 step %c1 {
+    %v = memref.load %view[%row, %k] : memref<64x32xf32, strided<[64, 2]>>
+    memref.store %v, %a[%k] : memref<8xf32>
+  }
+}

@@ -544,9 +544,17 @@ int main(int argc, char **argv) {
     }
   }
 
-  // Compile a copy of the module.
+  // Compile a copy of the module holding only the kernels that run: the
+  // chosen one and a kernel reference (a file of eight kernels compiles
+  // one).
   auto compileStart = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> lowered = module->clone();
+  FlatSymbolRefAttr referenceName = kernel.getReferenceAttr();
+  for (mlir::tile::KernelOp other : llvm::make_early_inc_range(
+           lowered->getBody()->getOps<mlir::tile::KernelOp>()))
+    if (other.getSymName() != kernel.getSymName() &&
+        !(referenceName && other.getSymName() == referenceName.getValue()))
+      other.erase();
   mlir::tile::TileToPTXOptions ptxOptions;
   ptxOptions.chip = chip;
   ptxOptions.tma = tma;

@@ -225,4 +225,38 @@ TEST_F(FragmentLayoutTest, ReducedToOneElement) {
   EXPECT_EQ(getReplicatedThreadBits(one), std::optional<int64_t>(31));
 }
 
+// Rows reduced from accumulators of 16 and 32 columns (one warp): 8 and 16
+// registers, the same two rows per lane. mapRegisters pairs each register
+// with one holding the same row in every lane, both ways; rows reduced
+// from a 32-row accumulator over two warps are another distribution.
+TEST_F(FragmentLayoutTest, MapRegistersAcrossWidths) {
+  LayoutAttr narrow =
+      getReducedLayout(getMmaAccumulatorLayout(&context, {16, 16}, 1, 1), 1);
+  LayoutAttr wide =
+      getReducedLayout(getMmaAccumulatorLayout(&context, {16, 32}, 1, 1), 1);
+  ASSERT_TRUE(narrow && wide);
+  EXPECT_NE(narrow, wide);
+  std::optional<SmallVector<int64_t>> wideToNarrow = mapRegisters(wide, narrow);
+  ASSERT_TRUE(wideToNarrow);
+  // c0 c1 of each m16n8 tile hold the upper row (narrow register 0), c2 c3
+  // the lower one (narrow register 2).
+  EXPECT_EQ(*wideToNarrow, SmallVector<int64_t>({0, 0, 2, 2, 0, 0, 2, 2, 0, 0,
+                                                 2, 2, 0, 0, 2, 2}));
+  EXPECT_TRUE(isSameDistribution(narrow, wide));
+  EXPECT_TRUE(isSameDistribution(wide, narrow));
+  // Within one layout, a register maps to the first holding its row.
+  std::optional<SmallVector<int64_t>> self = mapRegisters(narrow, narrow);
+  ASSERT_TRUE(self);
+  EXPECT_EQ((*self)[3], 2);
+  // Two warps over 32 rows: other shape, no mapping.
+  LayoutAttr tall =
+      getReducedLayout(getMmaAccumulatorLayout(&context, {32, 16}, 2, 1), 1);
+  EXPECT_FALSE(mapRegisters(tall, narrow));
+  // Warps split along N: each lane holds the same rows but in threads 32-63
+  // too; against one warp the thread counts differ.
+  LayoutAttr split =
+      getReducedLayout(getMmaAccumulatorLayout(&context, {16, 32}, 1, 2), 1);
+  EXPECT_FALSE(isSameDistribution(split, narrow));
+}
+
 } // namespace

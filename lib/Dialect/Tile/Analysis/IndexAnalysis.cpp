@@ -307,6 +307,67 @@ static int64_t divisorOf(Value value, unsigned depth) {
 
 int64_t tile::getKnownDivisor(Value value) { return divisorOf(value, 0); }
 
+/// The exponent of the largest power of two dividing `value` (30 for 0).
+static int64_t log2Divisor(int64_t value) {
+  return value == 0 ? 30
+                    : std::min<int64_t>(
+                          30, llvm::countr_zero(static_cast<uint64_t>(value)));
+}
+
+std::optional<KnownStrides> tile::getKnownStrides(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getLayout().isIdentity()) {
+    std::optional<int64_t> multiple = getDeclaredMultiple(memref);
+    ArrayRef<int64_t> shape = type.getShape();
+    KnownStrides known{30, SmallVector<int64_t>(shape.size(), 0)};
+    for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d) {
+      int64_t extent = shape[d + 1];
+      int64_t extentLog2 = ShapedType::isDynamic(extent)
+                               ? (multiple ? log2Divisor(*multiple) : 0)
+                               : log2Divisor(extent);
+      known.strideLog2[d] =
+          std::min<int64_t>(30, known.strideLog2[d + 1] + extentLog2);
+    }
+    return known;
+  }
+  auto subview = memref.getDefiningOp<memref::SubViewOp>();
+  if (!subview)
+    return std::nullopt;
+  std::optional<KnownStrides> source = getKnownStrides(subview.getSource());
+  if (!source)
+    return std::nullopt;
+  KnownStrides known{source->offsetLog2, {}};
+  llvm::SmallBitVector dropped = subview.getDroppedDims();
+  for (auto [d, offset, stride] :
+       llvm::enumerate(subview.getMixedOffsets(), subview.getMixedStrides())) {
+    int64_t offsetLog2 = 30;
+    if (std::optional<int64_t> constant = getConstantIntValue(offset))
+      offsetLog2 = log2Divisor(*constant);
+    else
+      offsetLog2 = log2Divisor(getKnownDivisor(cast<Value>(offset)));
+    known.offsetLog2 = std::min<int64_t>(
+        known.offsetLog2,
+        std::min<int64_t>(30, offsetLog2 + source->strideLog2[d]));
+    if (dropped.test(d))
+      continue;
+    int64_t strideLog2 = 0;
+    if (std::optional<int64_t> constant = getConstantIntValue(stride))
+      strideLog2 = log2Divisor(*constant);
+    known.strideLog2.push_back(
+        std::min<int64_t>(30, source->strideLog2[d] + strideLog2));
+  }
+  return known;
+}
+
+bool tile::hasUnitInnermostStride(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !strides.empty() && strides.back() == 1;
+}
+
 int64_t tile::getKnownBufferAlignment(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
@@ -324,6 +385,19 @@ int64_t tile::getKnownBufferAlignment(Value memref) {
     return std::max<int64_t>(
         elementBytes, std::min(getKnownBufferAlignment(view.getSource()),
                                getKnownDivisor(view.getByteShift())));
+  // A subview starts its offset's elements into its source.
+  if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
+    std::optional<KnownStrides> strides = getKnownStrides(memref);
+    if (!strides)
+      return elementBytes;
+    int64_t offsetBytes =
+        int64_t(1) << std::min<int64_t>(
+            30, strides->offsetLog2 +
+                    llvm::countr_zero(static_cast<uint64_t>(elementBytes)));
+    return std::max<int64_t>(
+        elementBytes,
+        std::min(getKnownBufferAlignment(subview.getSource()), offsetBytes));
+  }
   if (auto alloca = dyn_cast<memref::AllocaOp>(def))
     return std::max<int64_t>(alloca.getAlignment().value_or(0), elementBytes);
   return elementBytes;
@@ -340,31 +414,16 @@ int64_t tile::getKnownAccessAlignment(Value memref,
                                       ArrayRef<int64_t> indexDivisors) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  int64_t alignment = getKnownBufferAlignment(memref);
-  if (!type.getLayout().isIdentity())
+  std::optional<KnownStrides> strides = getKnownStrides(memref);
+  if (!strides)
     return elementBytes;
-  std::optional<int64_t> multiple = getDeclaredMultiple(memref);
-  ArrayRef<int64_t> shape = type.getShape();
   // Powers of two as exponents, capped at 2^30: no overflow.
-  auto log2Divisor = [](int64_t value) -> int64_t {
-    return value == 0 ? 30 : llvm::countr_zero(static_cast<uint64_t>(value));
-  };
-  // The exponent of the largest power of two dividing the elements between
-  // consecutive indices of dimension d.
-  int64_t strideLog2 = log2Divisor(elementBytes);
-  for (int d = static_cast<int>(indexDivisors.size()) - 1; d >= 0; --d) {
-    int64_t log2 =
-        std::min<int64_t>(30, log2Divisor(indexDivisors[d]) + strideLog2);
-    alignment = std::min(alignment, int64_t(1) << log2);
-    if (d == 0)
-      break;
-    int64_t extent = shape[d];
-    if (ShapedType::isDynamic(extent)) {
-      if (!multiple)
-        return elementBytes;
-      extent = *multiple;
-    }
-    strideLog2 = std::min<int64_t>(30, strideLog2 + log2Divisor(extent));
-  }
+  int64_t alignment = getKnownBufferAlignment(memref);
+  int64_t elementLog2 = log2Divisor(elementBytes);
+  for (auto [divisor, strideLog2] :
+       llvm::zip_equal(indexDivisors, strides->strideLog2))
+    alignment = std::min(
+        alignment, int64_t(1) << std::min<int64_t>(
+                       30, log2Divisor(divisor) + strideLog2 + elementLog2));
   return std::max(alignment, elementBytes);
 }

@@ -160,8 +160,11 @@ private:
         if (!from)
           continue;
         LayoutAttr reduced = getReducedLayout(from, reduction.dim);
-        if (fixedLayout(reduction.target) == reduced)
-          continue;
+        // The same rows in the same threads (registers numbered otherwise,
+        // from a source of another width) are one layout to the lowering.
+        if (LayoutAttr current = fixedLayout(reduction.target))
+          if (isSameDistribution(current, reduced))
+            continue;
         if (failed(fix(reduction.target, reduced, reduction.op,
                        "the layout of the fragment it reduces, without "
                        "dimension " +

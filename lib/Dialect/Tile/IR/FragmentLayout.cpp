@@ -274,6 +274,39 @@ static SmallVector<int64_t> getHeldElements(LayoutAttr layout) {
   return held;
 }
 
+std::optional<SmallVector<int64_t>> tile::mapRegisters(LayoutAttr from,
+                                                       LayoutAttr to) {
+  if (from.getShape() != to.getShape() || from.getThreads() != to.getThreads())
+    return std::nullopt;
+  int64_t threads = from.getThreads();
+  // A register's column of elements over all threads identifies what it
+  // holds.
+  auto columns = [&](LayoutAttr layout) {
+    SmallVector<int64_t> held = getHeldElements(layout);
+    int64_t registers = layout.getRegisters();
+    std::vector<std::vector<int64_t>> result(registers);
+    for (int64_t reg = 0; reg < registers; ++reg)
+      for (int64_t thread = 0; thread < threads; ++thread)
+        result[reg].push_back(held[thread * registers + reg]);
+    return result;
+  };
+  std::map<std::vector<int64_t>, int64_t> registerOfColumn;
+  for (auto [reg, column] : llvm::enumerate(columns(to)))
+    registerOfColumn.try_emplace(std::move(column), reg);
+  SmallVector<int64_t> mapping;
+  for (const std::vector<int64_t> &column : columns(from)) {
+    auto it = registerOfColumn.find(column);
+    if (it == registerOfColumn.end())
+      return std::nullopt;
+    mapping.push_back(it->second);
+  }
+  return mapping;
+}
+
+bool tile::isSameDistribution(LayoutAttr a, LayoutAttr b) {
+  return a == b || (mapRegisters(a, b) && mapRegisters(b, a));
+}
+
 RegisterSlots tile::getRegisterSlots(LayoutAttr layout) {
   int64_t threads = layout.getThreads(), registers = layout.getRegisters();
   RegisterSlots slots;

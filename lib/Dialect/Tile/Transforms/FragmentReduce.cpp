@@ -2,7 +2,9 @@
 //
 // The target of a reduction has the source's layout without the reduced
 // coordinate: register r of a thread holds the result of the row its
-// source register r is in. So each thread first combines, per target slot,
+// source register r is in (or, for a target whose layout came from a source
+// of another width, the register mapRegisters finds for it: the same rows
+// in the same threads). So each thread first combines, per target slot,
 // the source registers of that row (in register order); then the threads
 // holding parts of one row, which differ exactly in the layout's
 // replicated thread-index bits, combine their partials: lane bits by an
@@ -68,7 +70,10 @@ LogicalResult tile::lowerFragmentReduce(OpBuilder &b, ReduceOp reduce,
                                         Value thread) {
   Location loc = reduce.getLoc();
   int64_t dim = reduce.getDim();
-  if (target.layout != getReducedLayout(source.layout, dim))
+  std::optional<SmallVector<int64_t>> targetRegisterOf =
+      mapRegisters(getReducedLayout(source.layout, dim), target.layout);
+  if (!targetRegisterOf ||
+      !isSameDistribution(getReducedLayout(source.layout, dim), target.layout))
     return reduce.emitOpError("the target's layout is not the source's "
                               "without dimension ")
            << dim << " (tile-infer-layouts gives it that): " << target.layout
@@ -84,7 +89,7 @@ LogicalResult tile::lowerFragmentReduce(OpBuilder &b, ReduceOp reduce,
   int64_t laneBits = *replicas & (kWarpSize - 1);
   int64_t warpBits = *replicas & ~(kWarpSize - 1);
   int64_t width = std::min(kWarpSize, threads);
-  if (laneBits && (threads % kWarpSize != 0 && threads > kWarpSize ||
+  if (laneBits && ((threads % kWarpSize != 0 && threads > kWarpSize) ||
                    !llvm::isPowerOf2_64(width)))
     return reduce.emitOpError("combines lanes with warp shuffles, which need "
                               "whole warps (or a power-of-two block below "
@@ -97,7 +102,8 @@ LogicalResult tile::lowerFragmentReduce(OpBuilder &b, ReduceOp reduce,
       slots.slotOf.empty() ? target.layout.getRegisters() : slots.size();
   SmallVector<Value> partials(numSlots);
   for (int64_t reg = 0; reg < source.layout.getRegisters(); ++reg) {
-    int64_t slot = slots.slotOf.empty() ? reg : slots.slotOf[reg];
+    int64_t targetReg = (*targetRegisterOf)[reg];
+    int64_t slot = slots.slotOf.empty() ? targetReg : slots.slotOf[targetReg];
     Value value = memref::LoadOp::create(b, loc, source.buffer,
                                          source.indices(b, loc, reg));
     partials[slot] = partials[slot]

@@ -6,7 +6,8 @@
 // CPU target it checks the layout machinery (inference, copies, parallel
 // loops over fragments), not only the arithmetic. f32 inputs are rounded to
 // tf32 (10 mantissa bits), as the tensor cores do. A fragment A operand is
-// read across the lanes of a quad with shuffles (readAElement).
+// read across the lanes of a quad with shuffles (readAElement), each row
+// the thread needs once per gemm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,6 +105,47 @@ LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value k = arith::ConstantIndexOp::create(builder, loc, gemm.getK());
+  // A fragment A operand: the rows of A this thread needs are the rows of C
+  // it holds, two per m16 tile of its warp (registers c0 c1 the upper, c2
+  // c3 the lower). Each row is fetched once, with K shuffles, into a local
+  // buffer that every register of C in that row reads, rather than once per
+  // register of C.
+  Value aRows;
+  int64_t tilesN = gemm.getN() / kMmaTileCols;
+  if (a) {
+    ArrayRef<int64_t> warps = *gemm.getWarps();
+    if (c.layout != getMmaAccumulatorLayout(gemm.getContext(),
+                                            {gemm.getM(), gemm.getN()},
+                                            warps[0], 1))
+      return gemm.emitOpError("reads a fragment A operand into an "
+                              "accumulator whose layout is not the mma "
+                              "layout with warps [W, 1]: ")
+             << c.layout;
+    int64_t rowSlots = 2 * (gemm.getM() / warps[0] / kMmaTileRows);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(
+          &gemm->getParentOfType<KernelOp>().getBody().front());
+      aRows = AllocLocalOp::create(
+          builder, loc, MemRefType::get({rowSlots, gemm.getK()}, accumulator));
+    }
+    for (int64_t slot = 0; slot < rowSlots; ++slot) {
+      // The first register of C in the slot's row: tile slot / 2 of the
+      // warp's first column, c0 or c2.
+      int64_t reg = 4 * (slot / 2) * tilesN + 2 * (slot % 2);
+      Value row = c.coordinates(builder, loc, thread, reg)[0];
+      auto loop = scf::ForOp::create(builder, loc, zero, k, one);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(loop.getBody());
+      Value kk = loop.getInductionVar();
+      Value value = readAElement(builder, loc, gemm, *a, thread, row, kk);
+      if (value.getType() != accumulator)
+        value = arith::TruncFOp::create(builder, loc, accumulator, value);
+      memref::StoreOp::create(
+          builder, loc, value, aRows,
+          ValueRange{arith::ConstantIndexOp::create(builder, loc, slot), kk});
+    }
+  }
   for (int64_t reg = 0; reg < c.layout.getRegisters(); ++reg) {
     SmallVector<Value> ij = c.coordinates(builder, loc, thread, reg);
     SmallVector<Value> cIndices = c.indices(builder, loc, reg);
@@ -131,9 +173,10 @@ LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
       };
       Value aValue;
       if (a) {
-        aValue = readAElement(builder, loc, gemm, *a, thread, ij[0], kk);
-        if (aValue.getType() != accumulator)
-          aValue = arith::TruncFOp::create(builder, loc, accumulator, aValue);
+        int64_t slot = 2 * ((reg / 4) / tilesN) + (reg % 4) / 2;
+        aValue = memref::LoadOp::create(
+            builder, loc, aRows,
+            ValueRange{arith::ConstantIndexOp::create(builder, loc, slot), kk});
       } else {
         aValue = operand(gemm.getA(), ij[0], gemm.getTransposeA());
       }

@@ -294,18 +294,24 @@ private:
     if (it == registers.end())
       return success();
     const FragmentRegisters &fragment = it->second;
-    // The loop's own layout, or a reduced one read as a broadcast: the same
-    // registers either way.
-    if (fragment.layout != layout &&
-        !llvm::any_of(llvm::seq<int64_t>(0, layout.getShape().size()),
-                      [&](int64_t dim) {
-                        return fragment.layout == getReducedLayout(layout, dim);
-                      }))
-      return loop->emitOpError("touches fragments of different layouts "
-                               "(tile-infer-layouts gives them one)");
+    // The loop's own layout, or a reduced one read as a broadcast: the
+    // register that holds the iteration's row in the reduced fragment.
+    int64_t fragmentReg = reg;
+    if (fragment.layout != layout) {
+      std::optional<int64_t> mapped;
+      for (int64_t dim = 0, e = layout.getShape().size(); dim < e && !mapped;
+           ++dim)
+        if (const SmallVector<int64_t> *mapping = getRegisterMapping(
+                getReducedLayout(layout, dim), fragment.layout))
+          mapped = (*mapping)[reg];
+      if (!mapped)
+        return loop->emitOpError("touches fragments of different layouts "
+                                 "(tile-infer-layouts gives them one)");
+      fragmentReg = *mapped;
+    }
     OpBuilder builder(access);
     Location loc = access->getLoc();
-    SmallVector<Value> indices = fragment.indices(builder, loc, reg);
+    SmallVector<Value> indices = fragment.indices(builder, loc, fragmentReg);
     if (auto load = dyn_cast<memref::LoadOp>(access)) {
       Value value =
           memref::LoadOp::create(builder, loc, fragment.buffer, indices);
@@ -317,6 +323,16 @@ private:
     }
     access->erase();
     return success();
+  }
+
+  /// mapRegisters(from, to), computed once per pair; null when there is
+  /// none.
+  const SmallVector<int64_t> *getRegisterMapping(LayoutAttr from,
+                                                 LayoutAttr to) {
+    auto [it, inserted] = registerMappings.try_emplace({from, to});
+    if (inserted)
+      it->second = mapRegisters(from, to);
+    return it->second ? &*it->second : nullptr;
   }
 
   /// A per-thread buffer like `fragment`'s with elements of `type`, at the
@@ -449,6 +465,8 @@ private:
   StringRef chip;
   Value thread;
   DenseMap<Value, FragmentRegisters> registers;
+  DenseMap<std::pair<Attribute, Attribute>, std::optional<SmallVector<int64_t>>>
+      registerMappings;
 };
 
 struct TileLowerFragments

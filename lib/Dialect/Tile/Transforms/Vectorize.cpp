@@ -115,8 +115,11 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
       auto type = cast<MemRefType>(memref.getType());
       ValueRange indices =
           op.getOperands().drop_front(isLoad ? 1 : 2);
-      if (!type.getLayout().isIdentity())
-        return fail(describeOp(&op) + " does not have an identity layout");
+      if (!hasUnitInnermostStride(type) || !getKnownStrides(memref))
+        return fail(describeOp(&op) +
+                    " is not known to be contiguous along its innermost "
+                    "dimension (an identity layout, or a 'memref.subview' "
+                    "of one with unit innermost stride)");
       Type element = type.getElementType();
       if (!element.isIntOrFloat() ||
           element.getIntOrFloatBitWidth() % 8 != 0 ||
@@ -205,20 +208,33 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
                   " is not known to be a multiple of " + alignment(width));
     // Every row must start on a vector boundary too.
     ArrayRef<int64_t> shape = type.getShape();
-    int64_t stride = 1;
-    std::optional<int64_t> multiple = getDeclaredMultiple(access.memref);
-    for (int d = static_cast<int>(shape.size()) - 1; d > 0; --d) {
-      if (ShapedType::isDynamic(shape[d]) && !multiple)
-        return fail("the row length of " + describeOp(access.op) +
-                    " is not known at compile time, so its rows are not "
-                    "known to be aligned (a kernel argument can declare "
-                    "its sizes multiples with {tile.multiple_of = N})");
-      stride *= ShapedType::isDynamic(shape[d]) ? *multiple : shape[d];
-      if (powerOfTwoDivisor(stride) < 2 && width > 1)
-        return fail("the rows of " + describeOp(access.op) + " are " +
-                    Twine(stride) + " elements apart, not a multiple of " +
-                    alignment(width));
-      offsetAlign = std::min(offsetAlign, powerOfTwoDivisor(stride));
+    if (type.getLayout().isIdentity()) {
+      int64_t stride = 1;
+      std::optional<int64_t> multiple = getDeclaredMultiple(access.memref);
+      for (int d = static_cast<int>(shape.size()) - 1; d > 0; --d) {
+        if (ShapedType::isDynamic(shape[d]) && !multiple)
+          return fail("the row length of " + describeOp(access.op) +
+                      " is not known at compile time, so its rows are not "
+                      "known to be aligned (a kernel argument can declare "
+                      "its sizes multiples with {tile.multiple_of = N})");
+        stride *= ShapedType::isDynamic(shape[d]) ? *multiple : shape[d];
+        if (powerOfTwoDivisor(stride) < 2 && width > 1)
+          return fail("the rows of " + describeOp(access.op) + " are " +
+                      Twine(stride) + " elements apart, not a multiple of " +
+                      alignment(width));
+        offsetAlign = std::min(offsetAlign, powerOfTwoDivisor(stride));
+      }
+    } else {
+      // A view: its strides as far as the view and its source tell.
+      std::optional<KnownStrides> strides = getKnownStrides(access.memref);
+      for (int64_t strideLog2 : ArrayRef(strides->strideLog2).drop_back()) {
+        int64_t stride = int64_t(1) << strideLog2;
+        if (stride < 2 && width > 1)
+          return fail("the rows of " + describeOp(access.op) +
+                      " are not known to be a multiple of " + alignment(width) +
+                      " apart");
+        offsetAlign = std::min(offsetAlign, stride);
+      }
     }
     width = std::min(width, offsetAlign);
   }

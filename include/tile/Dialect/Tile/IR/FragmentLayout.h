@@ -85,6 +85,20 @@ RegisterSlots getRegisterSlots(LayoutAttr layout);
 /// not split into such bit fields). Zero for a layout without copies.
 std::optional<int64_t> getReplicatedThreadBits(LayoutAttr layout);
 
+/// For each register of `from`, the register of `to` that holds the same
+/// element in every thread: the registers of one distribution under two
+/// numberings (a row reduced from an accumulator of 64 columns and one of
+/// 128 has 32 registers in one and 64 in the other, each thread holding
+/// the same two rows). Nullopt when some register has no such counterpart,
+/// or the shapes or thread counts differ.
+std::optional<SmallVector<int64_t>> mapRegisters(LayoutAttr from,
+                                                 LayoutAttr to);
+
+/// True when `a` and `b` give every thread the same elements in registers
+/// that correspond one way and the other (mapRegisters): the layouts
+/// differ only in how registers are numbered or repeated.
+bool isSameDistribution(LayoutAttr a, LayoutAttr b);
+
 /// For each element of the tile (row-major linear index), the thread and
 /// register that hold it (the first of them, by thread then register, when
 /// the layout is replicated).

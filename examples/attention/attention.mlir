@@ -1,0 +1,1228 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t.attention_f16_d128.ptx
+// RUN: %if ptxas %{ %ptxas-each %t %}
+// GPU-SUITE: --kernel attention_f16_d64 --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_f16_d128 --shape Q=1x2x200x128 --shape K=1x2x333x128 --shape V=1x2x333x128 --shape O=1x2x200x128 --shape LSE=1x2x200 --check --check-repeat 5
+// GPU-SUITE: --kernel attention_bf16_d64 --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_bf16_d128 --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_f16_d64_causal --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_f16_d128_causal --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_bf16_d64_causal --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_bf16_d128_causal --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_f16_d64 --shape Q=4x32x4096x64 --shape K=4x32x4096x64 --shape V=4x32x4096x64 --shape O=4x32x4096x64 --shape LSE=4x32x4096 --bench --flops 549755813888
+// GPU-SUITE: --kernel attention_f16_d128 --shape Q=4x32x4096x128 --shape K=4x32x4096x128 --shape V=4x32x4096x128 --shape O=4x32x4096x128 --shape LSE=4x32x4096 --bench --flops 1099511627776
+// GPU-SUITE: --kernel attention_f16_d128_causal --shape Q=4x32x4096x128 --shape K=4x32x4096x128 --shape V=4x32x4096x128 --shape O=4x32x4096x128 --shape LSE=4x32x4096 --bench --flops 549755813888
+// CPU-SUITE: --kernel attention_f16_d64 --shape Q=1x2x70x64 --shape K=1x2x100x64 --shape V=1x2x100x64 --shape O=1x2x70x64 --shape LSE=1x2x70 --check
+// CPU-SUITE: --kernel attention_bf16_d128 --shape Q=1x2x70x128 --shape K=1x2x70x128 --shape V=1x2x70x128 --shape O=1x2x70x128 --shape LSE=1x2x70 --check
+// CPU-SUITE: --kernel attention_f16_d128_causal --shape Q=1x2x150x128 --shape K=1x2x150x128 --shape V=1x2x150x128 --shape O=1x2x150x128 --shape LSE=1x2x150 --check
+// CPU-SUITE: --kernel attention_bf16_d64_causal --shape Q=2x1x70x64 --shape K=2x1x70x64 --shape V=2x1x70x64 --shape O=2x1x70x64 --shape LSE=2x1x70 --check
+
+// FlashAttention forward at tile level: O = softmax(Q K^T / sqrt(D)) V and
+// the log-sum-exp of each row (for a backward pass), over tensors laid out
+// [batch, heads, seq, D], batch, heads and sequence lengths given at launch
+// (K and V may be longer or shorter than Q). f16 and bf16, D = 64 and 128,
+// causal or not: eight kernels, written out by gen_attention.py from one
+// template (edit that and run it again).
+//
+// Each block takes 128 query rows of one head (grid: row tiles x heads x
+// batch) and streams the head's keys and values through shared memory in
+// blocks, two stages deep (cp.async; a block past the end reads zeros):
+//   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D)
+//   mask, scale        tile.parallel over S: keys past the end (and, causal,
+//                      after the query) become -inf
+//   row max            tile.reduce max into %mb
+//   rescale            tile.parallel over the rows: new running max m,
+//                      alpha = exp2(m_old - m), l *= alpha
+//   P = exp2(S - m)    tile.parallel over S, then tile.reduce add into l
+//   O = O alpha + P V  tile.parallel over O, tile.copy S to an f16 fragment
+//                      P, and tile.gemm with P as the A operand, read from
+//                      registers (its layout is the accumulator's)
+// then O / l and LSE = ln 2 (m + log2 l) go out. Layout inference picks
+// every register layout: the accumulators' mma layout with the 4 warps
+// splitting the rows (P feeds a gemm), the row statistics its reduced form;
+// no thread index appears. Causal blocks skip the key blocks above the
+// diagonal. docs/Attention.md walks through it op by op.
+//
+// Exponentials are base 2 on scores pre-multiplied by log2(e)/sqrt(D):
+// math.exp2 lowers to ex2.approx.f32 (docs/Attention.md gives its error).
+
+tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
+                     %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
+    grid [?, ?, ?] threads [128] attributes {reference = @attention_f16_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 64 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  // log2(e) / sqrt(64): scores in base-2 units, so each exponential is
+  // one exp2 (ex2.approx).
+  %scale = arith.constant 0.18033688011112042 : f32
+  %ln2 = arith.constant 0.6931471805599453 : f32
+  %tile = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xf16>
+  // One head's matrices: views whose rows are the sequence.
+  %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+
+  %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x64xf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  // Per row: the running maximum, the running sum, and the block's
+  // maximum (then the factor that rescales what came before).
+  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+  tile.clear %l : memref<128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  %blocks = arith.ceildivui %seqkv, %cn : index
+  tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
+    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    // S = Q K^T, then scaled, with the keys past the end (and, causal,
+    // after the query) masked.
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 64] {
+      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %s, %scale : f32
+      %col = arith.addi %n0, %c : index
+      %inside = arith.cmpi ult, %col, %seqkv : index
+      %masked = arith.select %inside, %scaled, %ninf : f32
+      memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    }
+    tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    // The new running maximum; alpha = exp2(old - new) rescales the sum
+    // and the output so far.
+    tile.parallel (%i) in [128] {
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %bi : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp2 %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+    }
+    // P = exp2(S - m), summed into l and rounded for the second product.
+    tile.parallel (%i, %c) in [128, 64] {
+      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %d = arith.subf %s, %mi : f32
+      %p = math.exp2 %d : f32
+      memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    }
+    tile.reduce add %S into %l dim 1 : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xf16, #tile.fragment>
+    tile.parallel (%i, %d) in [128, 64] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    }
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+
+  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  tile.parallel (%i, %d) in [128, 64] {
+    %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  tile.parallel (%i) in [128] {
+    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %lg = math.log2 %li : f32
+    %sum = arith.addf %mi, %lg : f32
+    %lse = arith.mulf %sum, %ln2 : f32
+    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+  }
+  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+} grid_size {
+^bb0(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>, %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cm = arith.constant 128 : index
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x64xf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x64xf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
+  %tiles = arith.ceildivui %seq, %cm : index
+  tile.yield %tiles, %heads, %batch : index, index, index
+}
+
+// CHECK-LABEL: tile.kernel @attention_f16_d128
+// CHECK: tile.reduce max
+// CHECK: tile.gemm
+tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>,
+                      %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>)
+    grid [?, ?, ?] threads [128] attributes {reference = @attention_f16_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 32 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  // log2(e) / sqrt(128): scores in base-2 units, so each exponential is
+  // one exp2 (ex2.approx).
+  %scale = arith.constant 0.12751743082459868 : f32
+  %ln2 = arith.constant 0.6931471805599453 : f32
+  %tile = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x128xf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x128xf16>
+  // One head's matrices: views whose rows are the sequence.
+  %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+
+  %Qs = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x32xf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  // Per row: the running maximum, the running sum, and the block's
+  // maximum (then the factor that rescales what came before).
+  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+  tile.clear %l : memref<128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  %blocks = arith.ceildivui %seqkv, %cn : index
+  tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
+    %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
+    // S = Q K^T, then scaled, with the keys past the end (and, causal,
+    // after the query) masked.
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 32] {
+      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      %scaled = arith.mulf %s, %scale : f32
+      %col = arith.addi %n0, %c : index
+      %inside = arith.cmpi ult, %col, %seqkv : index
+      %masked = arith.select %inside, %scaled, %ninf : f32
+      memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    }
+    tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    // The new running maximum; alpha = exp2(old - new) rescales the sum
+    // and the output so far.
+    tile.parallel (%i) in [128] {
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %bi : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp2 %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+    }
+    // P = exp2(S - m), summed into l and rounded for the second product.
+    tile.parallel (%i, %c) in [128, 32] {
+      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %d = arith.subf %s, %mi : f32
+      %p = math.exp2 %d : f32
+      memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    }
+    tile.reduce add %S into %l dim 1 : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x32xf32, #tile.fragment> to memref<128x32xf16, #tile.fragment>
+    tile.parallel (%i, %d) in [128, 128] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc : memref<128x32xf16, #tile.fragment>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+  }
+
+  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  tile.parallel (%i, %d) in [128, 128] {
+    %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+  }
+  tile.copy %acc to %Oh[%m0, %c0] : memref<128x128xf32, #tile.fragment> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  tile.parallel (%i) in [128] {
+    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %lg = math.log2 %li : f32
+    %sum = arith.addf %mi, %lg : f32
+    %lse = arith.mulf %sum, %ln2 : f32
+    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+  }
+  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+} grid_size {
+^bb0(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>, %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cm = arith.constant 128 : index
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x128xf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x128xf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x128xf16>
+  %tiles = arith.ceildivui %seq, %cm : index
+  tile.yield %tiles, %heads, %batch : index, index, index
+}
+
+tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
+                      %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
+    grid [?, ?, ?] threads [128] attributes {reference = @attention_bf16_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 64 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  // log2(e) / sqrt(64): scores in base-2 units, so each exponential is
+  // one exp2 (ex2.approx).
+  %scale = arith.constant 0.18033688011112042 : f32
+  %ln2 = arith.constant 0.6931471805599453 : f32
+  %tile = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xbf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xbf16>
+  // One head's matrices: views whose rows are the sequence.
+  %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+
+  %Qs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x64xbf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  // Per row: the running maximum, the running sum, and the block's
+  // maximum (then the factor that rescales what came before).
+  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+  tile.clear %l : memref<128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  %blocks = arith.ceildivui %seqkv, %cn : index
+  tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
+    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
+    // S = Q K^T, then scaled, with the keys past the end (and, causal,
+    // after the query) masked.
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 64] {
+      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %s, %scale : f32
+      %col = arith.addi %n0, %c : index
+      %inside = arith.cmpi ult, %col, %seqkv : index
+      %masked = arith.select %inside, %scaled, %ninf : f32
+      memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    }
+    tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    // The new running maximum; alpha = exp2(old - new) rescales the sum
+    // and the output so far.
+    tile.parallel (%i) in [128] {
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %bi : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp2 %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+    }
+    // P = exp2(S - m), summed into l and rounded for the second product.
+    tile.parallel (%i, %c) in [128, 64] {
+      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %d = arith.subf %s, %mi : f32
+      %p = math.exp2 %d : f32
+      memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    }
+    tile.reduce add %S into %l dim 1 : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xbf16, #tile.fragment>
+    tile.parallel (%i, %d) in [128, 64] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    }
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc : memref<128x64xbf16, #tile.fragment>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+
+  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  tile.parallel (%i, %d) in [128, 64] {
+    %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  tile.parallel (%i) in [128] {
+    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %lg = math.log2 %li : f32
+    %sum = arith.addf %mi, %lg : f32
+    %lse = arith.mulf %sum, %ln2 : f32
+    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+  }
+  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+} grid_size {
+^bb0(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>, %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cm = arith.constant 128 : index
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x64xbf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x64xbf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xbf16>
+  %tiles = arith.ceildivui %seq, %cm : index
+  tile.yield %tiles, %heads, %batch : index, index, index
+}
+
+tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>,
+                       %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>)
+    grid [?, ?, ?] threads [128] attributes {reference = @attention_bf16_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 32 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  // log2(e) / sqrt(128): scores in base-2 units, so each exponential is
+  // one exp2 (ex2.approx).
+  %scale = arith.constant 0.12751743082459868 : f32
+  %ln2 = arith.constant 0.6931471805599453 : f32
+  %tile = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x128xbf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x128xbf16>
+  // One head's matrices: views whose rows are the sequence.
+  %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+
+  %Qs = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x32xbf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  // Per row: the running maximum, the running sum, and the block's
+  // maximum (then the factor that rescales what came before).
+  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+  tile.clear %l : memref<128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  %blocks = arith.ceildivui %seqkv, %cn : index
+  tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
+    %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
+    // S = Q K^T, then scaled, with the keys past the end (and, causal,
+    // after the query) masked.
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 32] {
+      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      %scaled = arith.mulf %s, %scale : f32
+      %col = arith.addi %n0, %c : index
+      %inside = arith.cmpi ult, %col, %seqkv : index
+      %masked = arith.select %inside, %scaled, %ninf : f32
+      memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    }
+    tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    // The new running maximum; alpha = exp2(old - new) rescales the sum
+    // and the output so far.
+    tile.parallel (%i) in [128] {
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %bi : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp2 %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+    }
+    // P = exp2(S - m), summed into l and rounded for the second product.
+    tile.parallel (%i, %c) in [128, 32] {
+      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %d = arith.subf %s, %mi : f32
+      %p = math.exp2 %d : f32
+      memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    }
+    tile.reduce add %S into %l dim 1 : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x32xf32, #tile.fragment> to memref<128x32xbf16, #tile.fragment>
+    tile.parallel (%i, %d) in [128, 128] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc : memref<128x32xbf16, #tile.fragment>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+  }
+
+  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  tile.parallel (%i, %d) in [128, 128] {
+    %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+  }
+  tile.copy %acc to %Oh[%m0, %c0] : memref<128x128xf32, #tile.fragment> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  tile.parallel (%i) in [128] {
+    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %lg = math.log2 %li : f32
+    %sum = arith.addf %mi, %lg : f32
+    %lse = arith.mulf %sum, %ln2 : f32
+    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+  }
+  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+} grid_size {
+^bb0(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>, %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cm = arith.constant 128 : index
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x128xbf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x128xbf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x128xbf16>
+  %tiles = arith.ceildivui %seq, %cm : index
+  tile.yield %tiles, %heads, %batch : index, index, index
+}
+
+tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
+                            %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
+    grid [?, ?, ?] threads [128] attributes {reference = @attention_f16_causal_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 64 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  // log2(e) / sqrt(64): scores in base-2 units, so each exponential is
+  // one exp2 (ex2.approx).
+  %scale = arith.constant 0.18033688011112042 : f32
+  %ln2 = arith.constant 0.6931471805599453 : f32
+  %tile = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xf16>
+  // One head's matrices: views whose rows are the sequence.
+  %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+
+  %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x64xf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  // Per row: the running maximum, the running sum, and the block's
+  // maximum (then the factor that rescales what came before).
+  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+  tile.clear %l : memref<128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  %blocks = arith.ceildivui %seqkv, %cn : index
+  // Causal: key blocks past the tile's last row are all masked; skip them.
+  %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
+  %diag = arith.ceildivui %rowsend, %cn : index
+  %kvend = arith.minui %blocks, %diag : index
+  tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
+    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    // S = Q K^T, then scaled, with the keys past the end (and, causal,
+    // after the query) masked.
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 64] {
+      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %s, %scale : f32
+      %col = arith.addi %n0, %c : index
+      %inside = arith.cmpi ult, %col, %seqkv : index
+      %qrow = arith.addi %m0, %i : index
+      %past = arith.cmpi ule, %col, %qrow : index
+      %keep = arith.andi %inside, %past : i1
+      %masked = arith.select %keep, %scaled, %ninf : f32
+      memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    }
+    tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    // The new running maximum; alpha = exp2(old - new) rescales the sum
+    // and the output so far.
+    tile.parallel (%i) in [128] {
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %bi : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp2 %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+    }
+    // P = exp2(S - m), summed into l and rounded for the second product.
+    tile.parallel (%i, %c) in [128, 64] {
+      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %d = arith.subf %s, %mi : f32
+      %p = math.exp2 %d : f32
+      memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    }
+    tile.reduce add %S into %l dim 1 : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xf16, #tile.fragment>
+    tile.parallel (%i, %d) in [128, 64] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    }
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+
+  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  tile.parallel (%i, %d) in [128, 64] {
+    %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  tile.parallel (%i) in [128] {
+    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %lg = math.log2 %li : f32
+    %sum = arith.addf %mi, %lg : f32
+    %lse = arith.mulf %sum, %ln2 : f32
+    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+  }
+  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+} grid_size {
+^bb0(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>, %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cm = arith.constant 128 : index
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x64xf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x64xf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
+  %tiles = arith.ceildivui %seq, %cm : index
+  tile.yield %tiles, %heads, %batch : index, index, index
+}
+
+tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>,
+                             %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>)
+    grid [?, ?, ?] threads [128] attributes {reference = @attention_f16_causal_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 32 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  // log2(e) / sqrt(128): scores in base-2 units, so each exponential is
+  // one exp2 (ex2.approx).
+  %scale = arith.constant 0.12751743082459868 : f32
+  %ln2 = arith.constant 0.6931471805599453 : f32
+  %tile = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x128xf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x128xf16>
+  // One head's matrices: views whose rows are the sequence.
+  %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+
+  %Qs = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x32xf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  // Per row: the running maximum, the running sum, and the block's
+  // maximum (then the factor that rescales what came before).
+  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+  tile.clear %l : memref<128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  %blocks = arith.ceildivui %seqkv, %cn : index
+  // Causal: key blocks past the tile's last row are all masked; skip them.
+  %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
+  %diag = arith.ceildivui %rowsend, %cn : index
+  %kvend = arith.minui %blocks, %diag : index
+  tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
+    %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
+    // S = Q K^T, then scaled, with the keys past the end (and, causal,
+    // after the query) masked.
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 32] {
+      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      %scaled = arith.mulf %s, %scale : f32
+      %col = arith.addi %n0, %c : index
+      %inside = arith.cmpi ult, %col, %seqkv : index
+      %qrow = arith.addi %m0, %i : index
+      %past = arith.cmpi ule, %col, %qrow : index
+      %keep = arith.andi %inside, %past : i1
+      %masked = arith.select %keep, %scaled, %ninf : f32
+      memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    }
+    tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    // The new running maximum; alpha = exp2(old - new) rescales the sum
+    // and the output so far.
+    tile.parallel (%i) in [128] {
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %bi : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp2 %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+    }
+    // P = exp2(S - m), summed into l and rounded for the second product.
+    tile.parallel (%i, %c) in [128, 32] {
+      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %d = arith.subf %s, %mi : f32
+      %p = math.exp2 %d : f32
+      memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    }
+    tile.reduce add %S into %l dim 1 : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x32xf32, #tile.fragment> to memref<128x32xf16, #tile.fragment>
+    tile.parallel (%i, %d) in [128, 128] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc : memref<128x32xf16, #tile.fragment>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+  }
+
+  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  tile.parallel (%i, %d) in [128, 128] {
+    %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+  }
+  tile.copy %acc to %Oh[%m0, %c0] : memref<128x128xf32, #tile.fragment> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  tile.parallel (%i) in [128] {
+    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %lg = math.log2 %li : f32
+    %sum = arith.addf %mi, %lg : f32
+    %lse = arith.mulf %sum, %ln2 : f32
+    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+  }
+  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+} grid_size {
+^bb0(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>, %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cm = arith.constant 128 : index
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x128xf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x128xf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x128xf16>
+  %tiles = arith.ceildivui %seq, %cm : index
+  tile.yield %tiles, %heads, %batch : index, index, index
+}
+
+tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
+                             %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
+    grid [?, ?, ?] threads [128] attributes {reference = @attention_bf16_causal_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 64 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  // log2(e) / sqrt(64): scores in base-2 units, so each exponential is
+  // one exp2 (ex2.approx).
+  %scale = arith.constant 0.18033688011112042 : f32
+  %ln2 = arith.constant 0.6931471805599453 : f32
+  %tile = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xbf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xbf16>
+  // One head's matrices: views whose rows are the sequence.
+  %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+
+  %Qs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x64xbf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  // Per row: the running maximum, the running sum, and the block's
+  // maximum (then the factor that rescales what came before).
+  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+  tile.clear %l : memref<128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  %blocks = arith.ceildivui %seqkv, %cn : index
+  // Causal: key blocks past the tile's last row are all masked; skip them.
+  %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
+  %diag = arith.ceildivui %rowsend, %cn : index
+  %kvend = arith.minui %blocks, %diag : index
+  tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
+    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
+    // S = Q K^T, then scaled, with the keys past the end (and, causal,
+    // after the query) masked.
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 64] {
+      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %s, %scale : f32
+      %col = arith.addi %n0, %c : index
+      %inside = arith.cmpi ult, %col, %seqkv : index
+      %qrow = arith.addi %m0, %i : index
+      %past = arith.cmpi ule, %col, %qrow : index
+      %keep = arith.andi %inside, %past : i1
+      %masked = arith.select %keep, %scaled, %ninf : f32
+      memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    }
+    tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    // The new running maximum; alpha = exp2(old - new) rescales the sum
+    // and the output so far.
+    tile.parallel (%i) in [128] {
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %bi : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp2 %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+    }
+    // P = exp2(S - m), summed into l and rounded for the second product.
+    tile.parallel (%i, %c) in [128, 64] {
+      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %d = arith.subf %s, %mi : f32
+      %p = math.exp2 %d : f32
+      memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    }
+    tile.reduce add %S into %l dim 1 : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xbf16, #tile.fragment>
+    tile.parallel (%i, %d) in [128, 64] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    }
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc : memref<128x64xbf16, #tile.fragment>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+
+  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  tile.parallel (%i, %d) in [128, 64] {
+    %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  tile.parallel (%i) in [128] {
+    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %lg = math.log2 %li : f32
+    %sum = arith.addf %mi, %lg : f32
+    %lse = arith.mulf %sum, %ln2 : f32
+    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+  }
+  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+} grid_size {
+^bb0(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>, %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cm = arith.constant 128 : index
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x64xbf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x64xbf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xbf16>
+  %tiles = arith.ceildivui %seq, %cm : index
+  tile.yield %tiles, %heads, %batch : index, index, index
+}
+
+tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>,
+                              %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>)
+    grid [?, ?, ?] threads [128] attributes {reference = @attention_bf16_causal_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 32 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  // log2(e) / sqrt(128): scores in base-2 units, so each exponential is
+  // one exp2 (ex2.approx).
+  %scale = arith.constant 0.12751743082459868 : f32
+  %ln2 = arith.constant 0.6931471805599453 : f32
+  %tile = tile.block_id x
+  %h = tile.block_id y
+  %b = tile.block_id z
+  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x128xbf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x128xbf16>
+  // One head's matrices: views whose rows are the sequence.
+  %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+
+  %Qs = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x32xbf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  // Per row: the running maximum, the running sum, and the block's
+  // maximum (then the factor that rescales what came before).
+  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
+  tile.clear %l : memref<128xf32, #tile.fragment>
+  tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  %blocks = arith.ceildivui %seqkv, %cn : index
+  // Causal: key blocks past the tile's last row are all masked; skip them.
+  %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
+  %diag = arith.ceildivui %rowsend, %cn : index
+  %kvend = arith.minui %blocks, %diag : index
+  tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
+    %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
+    // S = Q K^T, then scaled, with the keys past the end (and, causal,
+    // after the query) masked.
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 32] {
+      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      %scaled = arith.mulf %s, %scale : f32
+      %col = arith.addi %n0, %c : index
+      %inside = arith.cmpi ult, %col, %seqkv : index
+      %qrow = arith.addi %m0, %i : index
+      %past = arith.cmpi ule, %col, %qrow : index
+      %keep = arith.andi %inside, %past : i1
+      %masked = arith.select %keep, %scaled, %ninf : f32
+      memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    }
+    tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    // The new running maximum; alpha = exp2(old - new) rescales the sum
+    // and the output so far.
+    tile.parallel (%i) in [128] {
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %bi : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp2 %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+    }
+    // P = exp2(S - m), summed into l and rounded for the second product.
+    tile.parallel (%i, %c) in [128, 32] {
+      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+      %d = arith.subf %s, %mi : f32
+      %p = math.exp2 %d : f32
+      memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    }
+    tile.reduce add %S into %l dim 1 : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x32xf32, #tile.fragment> to memref<128x32xbf16, #tile.fragment>
+    tile.parallel (%i, %d) in [128, 128] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc : memref<128x32xbf16, #tile.fragment>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+  }
+
+  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  tile.parallel (%i, %d) in [128, 128] {
+    %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.divf %o, %li : f32
+    memref.store %r, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+  }
+  tile.copy %acc to %Oh[%m0, %c0] : memref<128x128xf32, #tile.fragment> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  tile.parallel (%i) in [128] {
+    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %lg = math.log2 %li : f32
+    %sum = arith.addf %mi, %lg : f32
+    %lse = arith.mulf %sum, %ln2 : f32
+    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+  }
+  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+} grid_size {
+^bb0(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>, %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cm = arith.constant 128 : index
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x128xbf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x128xbf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x128xbf16>
+  %tiles = arith.ceildivui %seq, %cm : index
+  tile.yield %tiles, %heads, %batch : index, index, index
+}
+
+// PTX-LABEL: .entry attention_f16_d128(
+// PTX: cp.async.cg.shared.global
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX: ex2.approx.f32
+// PTX: shfl.sync.bfly.b32
+
+func.func @attention_f16_reference(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>, %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>,
+    %LSE: memref<?x?x?xf32>) {
+  %causal = arith.constant false
+  call @attention_f16_rows(%Q, %K, %V, %O, %LSE, %causal) : (memref<?x?x?x?xf16>, memref<?x?x?x?xf16>, memref<?x?x?x?xf16>, memref<?x?x?x?xf16>, memref<?x?x?xf32>, i1) -> ()
+  return
+}
+
+func.func @attention_bf16_reference(%Q: memref<?x?x?x?xbf16>, %K: memref<?x?x?x?xbf16>, %V: memref<?x?x?x?xbf16>, %O: memref<?x?x?x?xbf16>,
+    %LSE: memref<?x?x?xf32>) {
+  %causal = arith.constant false
+  call @attention_bf16_rows(%Q, %K, %V, %O, %LSE, %causal) : (memref<?x?x?x?xbf16>, memref<?x?x?x?xbf16>, memref<?x?x?x?xbf16>, memref<?x?x?x?xbf16>, memref<?x?x?xf32>, i1) -> ()
+  return
+}
+
+func.func @attention_f16_causal_reference(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>, %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>,
+    %LSE: memref<?x?x?xf32>) {
+  %causal = arith.constant true
+  call @attention_f16_rows(%Q, %K, %V, %O, %LSE, %causal) : (memref<?x?x?x?xf16>, memref<?x?x?x?xf16>, memref<?x?x?x?xf16>, memref<?x?x?x?xf16>, memref<?x?x?xf32>, i1) -> ()
+  return
+}
+
+func.func @attention_bf16_causal_reference(%Q: memref<?x?x?x?xbf16>, %K: memref<?x?x?x?xbf16>, %V: memref<?x?x?x?xbf16>, %O: memref<?x?x?x?xbf16>,
+    %LSE: memref<?x?x?xf32>) {
+  %causal = arith.constant true
+  call @attention_bf16_rows(%Q, %K, %V, %O, %LSE, %causal) : (memref<?x?x?x?xbf16>, memref<?x?x?x?xbf16>, memref<?x?x?x?xbf16>, memref<?x?x?x?xbf16>, memref<?x?x?xf32>, i1) -> ()
+  return
+}
+
+// softmax(Q K^T / sqrt(D)) V and the log-sum-exp, in f32, one query row
+// at a time; with %causal, keys after the query are left out.
+func.func private @attention_f16_rows(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>, %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>,
+    %LSE: memref<?x?x?xf32>, %causal: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x?xf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x?xf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x?xf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x?xf16>
+  %dim = memref.dim %Q, %c3 : memref<?x?x?x?xf16>
+  %dimi = arith.index_cast %dim : index to i64
+  %dimf = arith.uitofp %dimi : i64 to f32
+  %scale = math.rsqrt %dimf : f32
+  %row = memref.alloc(%seqkv) : memref<?xf32>
+  scf.for %b = %c0 to %batch step %c1 {
+    scf.for %h = %c0 to %heads step %c1 {
+      scf.for %i = %c0 to %seq step %c1 {
+        %last = arith.addi %i, %c1 : index
+        %causalend = arith.minui %last, %seqkv : index
+        %end = arith.select %causal, %causalend, %seqkv : index
+        %max = scf.for %j = %c0 to %end step %c1 iter_args(%mx = %ninf) -> (f32) {
+          %dot = scf.for %d = %c0 to %dim step %c1 iter_args(%acc = %zero) -> (f32) {
+            %q = memref.load %Q[%b, %h, %i, %d] : memref<?x?x?x?xf16>
+            %k = memref.load %K[%b, %h, %j, %d] : memref<?x?x?x?xf16>
+            %qf = arith.extf %q : f16 to f32
+            %kf = arith.extf %k : f16 to f32
+            %next = math.fma %qf, %kf, %acc : f32
+            scf.yield %next : f32
+          }
+          %s = arith.mulf %dot, %scale : f32
+          memref.store %s, %row[%j] : memref<?xf32>
+          %m = arith.maximumf %mx, %s : f32
+          scf.yield %m : f32
+        }
+        %sum = scf.for %j = %c0 to %end step %c1 iter_args(%acc = %zero) -> (f32) {
+          %s = memref.load %row[%j] : memref<?xf32>
+          %d = arith.subf %s, %max : f32
+          %e = math.exp %d : f32
+          memref.store %e, %row[%j] : memref<?xf32>
+          %next = arith.addf %acc, %e : f32
+          scf.yield %next : f32
+        }
+        scf.for %d = %c0 to %dim step %c1 {
+          %o = scf.for %j = %c0 to %end step %c1 iter_args(%acc = %zero) -> (f32) {
+            %p = memref.load %row[%j] : memref<?xf32>
+            %v = memref.load %V[%b, %h, %j, %d] : memref<?x?x?x?xf16>
+            %vf = arith.extf %v : f16 to f32
+            %next = math.fma %p, %vf, %acc : f32
+            scf.yield %next : f32
+          }
+          %n = arith.divf %o, %sum : f32
+          %t = arith.truncf %n : f32 to f16
+          memref.store %t, %O[%b, %h, %i, %d] : memref<?x?x?x?xf16>
+        }
+        %lg = math.log %sum : f32
+        %lse = arith.addf %max, %lg : f32
+        memref.store %lse, %LSE[%b, %h, %i] : memref<?x?x?xf32>
+      }
+    }
+  }
+  memref.dealloc %row : memref<?xf32>
+  return
+}
+
+// softmax(Q K^T / sqrt(D)) V and the log-sum-exp, in f32, one query row
+// at a time; with %causal, keys after the query are left out.
+func.func private @attention_bf16_rows(%Q: memref<?x?x?x?xbf16>, %K: memref<?x?x?x?xbf16>, %V: memref<?x?x?x?xbf16>, %O: memref<?x?x?x?xbf16>,
+    %LSE: memref<?x?x?xf32>, %causal: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %batch = memref.dim %Q, %c0 : memref<?x?x?x?xbf16>
+  %heads = memref.dim %Q, %c1 : memref<?x?x?x?xbf16>
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x?xbf16>
+  %seqkv = memref.dim %K, %c2 : memref<?x?x?x?xbf16>
+  %dim = memref.dim %Q, %c3 : memref<?x?x?x?xbf16>
+  %dimi = arith.index_cast %dim : index to i64
+  %dimf = arith.uitofp %dimi : i64 to f32
+  %scale = math.rsqrt %dimf : f32
+  %row = memref.alloc(%seqkv) : memref<?xf32>
+  scf.for %b = %c0 to %batch step %c1 {
+    scf.for %h = %c0 to %heads step %c1 {
+      scf.for %i = %c0 to %seq step %c1 {
+        %last = arith.addi %i, %c1 : index
+        %causalend = arith.minui %last, %seqkv : index
+        %end = arith.select %causal, %causalend, %seqkv : index
+        %max = scf.for %j = %c0 to %end step %c1 iter_args(%mx = %ninf) -> (f32) {
+          %dot = scf.for %d = %c0 to %dim step %c1 iter_args(%acc = %zero) -> (f32) {
+            %q = memref.load %Q[%b, %h, %i, %d] : memref<?x?x?x?xbf16>
+            %k = memref.load %K[%b, %h, %j, %d] : memref<?x?x?x?xbf16>
+            %qf = arith.extf %q : bf16 to f32
+            %kf = arith.extf %k : bf16 to f32
+            %next = math.fma %qf, %kf, %acc : f32
+            scf.yield %next : f32
+          }
+          %s = arith.mulf %dot, %scale : f32
+          memref.store %s, %row[%j] : memref<?xf32>
+          %m = arith.maximumf %mx, %s : f32
+          scf.yield %m : f32
+        }
+        %sum = scf.for %j = %c0 to %end step %c1 iter_args(%acc = %zero) -> (f32) {
+          %s = memref.load %row[%j] : memref<?xf32>
+          %d = arith.subf %s, %max : f32
+          %e = math.exp %d : f32
+          memref.store %e, %row[%j] : memref<?xf32>
+          %next = arith.addf %acc, %e : f32
+          scf.yield %next : f32
+        }
+        scf.for %d = %c0 to %dim step %c1 {
+          %o = scf.for %j = %c0 to %end step %c1 iter_args(%acc = %zero) -> (f32) {
+            %p = memref.load %row[%j] : memref<?xf32>
+            %v = memref.load %V[%b, %h, %j, %d] : memref<?x?x?x?xbf16>
+            %vf = arith.extf %v : bf16 to f32
+            %next = math.fma %p, %vf, %acc : f32
+            scf.yield %next : f32
+          }
+          %n = arith.divf %o, %sum : f32
+          %t = arith.truncf %n : f32 to bf16
+          memref.store %t, %O[%b, %h, %i, %d] : memref<?x?x?x?xbf16>
+        }
+        %lg = math.log %sum : f32
+        %lse = arith.addf %max, %lg : f32
+        memref.store %lse, %LSE[%b, %h, %i] : memref<?x?x?xf32>
+      }
+    }
+  }
+  memref.dealloc %row : memref<?xf32>
+  return
+}

@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Writes examples/attention/attention.mlir: one FlashAttention forward
+template instantiated for f16 and bf16, D = 64 and 128, causal and not,
+with its references. Usage: gen_attention.py > attention.mlir"""
+import math
+import sys
+
+def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False):
+    scale = math.log2(math.e) / math.sqrt(D)
+    seqty = f"memref<?x?x?x{D}x{T}>"
+    view = f"memref<?x{D}x{T}, strided<[{D}, 1], offset: ?>>"
+    sh = lambda r, c: f"memref<{r}x{c}x{T}, #gpu.address_space<workgroup>>"
+    fr = lambda r, c, t='f32': f"memref<{r}x{c}x{t}, #tile.fragment>"
+    row = f"memref<{BM}xf32, #tile.fragment>"
+    ref = f"@{name}_reference"
+    o = []
+    w = o.append
+    w(f"tile.kernel @{name}(%Q: {seqty}, %K: {seqty}, %V: {seqty},")
+    w(f"    {' ' * len(name)}%O: {seqty}, %LSE: memref<?x?x?xf32>)")
+    w(f"    grid [?, ?, ?] threads [{threads}] attributes {{reference = {ref}}} {{")
+    w("  %c0 = arith.constant 0 : index")
+    w("  %c1 = arith.constant 1 : index")
+    w("  %c2 = arith.constant 2 : index")
+    w(f"  %cn = arith.constant {BN} : index")
+    w("  %ninf = arith.constant 0xFF800000 : f32")
+    w(f"  // log2(e) / sqrt({D}): scores in base-2 units, so each exponential is")
+    w("  // one exp2 (ex2.approx).")
+    w(f"  %scale = arith.constant {scale!r} : f32")
+    w("  %ln2 = arith.constant 0.6931471805599453 : f32")
+    w("  %tile = tile.block_id x")
+    w("  %h = tile.block_id y")
+    w("  %b = tile.block_id z")
+    w(f"  %m0 = affine.apply affine_map<(i) -> (i * {BM})>(%tile)")
+    w(f"  %seq = memref.dim %Q, %c2 : {seqty}")
+    w(f"  %seqkv = memref.dim %K, %c2 : {seqty}")
+    w("  // One head's matrices: views whose rows are the sequence.")
+    for v, n in (("Q", "seq"), ("K", "seqkv"), ("V", "seqkv"), ("O", "seq")):
+        w(f"  %{v}h = memref.subview %{v}[%b, %h, 0, 0] [1, 1, %{n}, {D}] [1, 1, 1, 1] : {seqty} to {view}")
+    w("  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>")
+    w("")
+    qty = fr(BM, D, T) if qreg else sh(BM, D)
+    if qreg:
+        w(f"  %Qs = tile.alloc_fragment : {qty}")
+    else:
+        w(f"  %Qs = tile.alloc_shared : {qty}")
+    w(f"  %Ks = tile.alloc_shared : {sh(BN, D)}")
+    w(f"  %Vs = tile.alloc_shared : {sh(BN, D)}")
+    w(f"  %S = tile.alloc_fragment : {fr(BM, BN)}")
+    w(f"  %P = tile.alloc_fragment : {fr(BM, BN, T)}")
+    w(f"  %acc = tile.alloc_fragment : {fr(BM, D)}")
+    w("  // Per row: the running maximum, the running sum, and the block's")
+    w("  // maximum (then the factor that rescales what came before).")
+    w(f"  %m = tile.alloc_fragment : {row}")
+    w(f"  %l = tile.alloc_fragment : {row}")
+    w(f"  %mb = tile.alloc_fragment : {row}")
+    w("")
+    w(f"  tile.copy %Qh[%m0, %c0] to %Qs : {view} to {qty}")
+    w(f"  tile.fill %m, %ninf : {row}")
+    w(f"  tile.clear %l : {row}")
+    w(f"  tile.clear %acc : {fr(BM, D)}")
+    w("  %blocks = arith.ceildivui %seqkv, %cn : index")
+    if causal:
+        w("  // Causal: key blocks past the tile's last row are all masked; skip them.")
+        w(f"  %rowsend = affine.apply affine_map<(m) -> (m + {BM})>(%m0)")
+        w("  %diag = arith.ceildivui %rowsend, %cn : index")
+        w("  %kvend = arith.minui %blocks, %diag : index")
+    end = "%kvend" if causal else "%blocks"
+    w(f"  tile.pipelined %j = %c0 to {end} step %c1 stages {stages}{' rolled' if rolled else ''} {{")
+    w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
+    w(f"    tile.copy %Kh[%n0, %c0] to %Ks : {view} to {sh(BN, D)}")
+    w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
+    w("    // S = Q K^T, then scaled, with the keys past the end (and, causal,")
+    w("    // after the query) masked.")
+    w(f"    tile.gemm %Qs, %Ks, %S {{clear, transpose_b}} : {qty}, {sh(BN, D)}, {fr(BM, BN)}")
+    w(f"    tile.parallel (%i, %c) in [{BM}, {BN}] {{")
+    w(f"      %s = memref.load %S[%i, %c] : {fr(BM, BN)}")
+    w("      %scaled = arith.mulf %s, %scale : f32")
+    w("      %col = arith.addi %n0, %c : index")
+    w("      %inside = arith.cmpi ult, %col, %seqkv : index")
+    if causal:
+        w("      %qrow = arith.addi %m0, %i : index")
+        w("      %past = arith.cmpi ule, %col, %qrow : index")
+        w("      %keep = arith.andi %inside, %past : i1")
+        w("      %masked = arith.select %keep, %scaled, %ninf : f32")
+    else:
+        w("      %masked = arith.select %inside, %scaled, %ninf : f32")
+    w(f"      memref.store %masked, %S[%i, %c] : {fr(BM, BN)}")
+    w("    }")
+    w(f"    tile.reduce max %S into %mb dim 1 clear : {fr(BM, BN)} into {row}")
+    w("    // The new running maximum; alpha = exp2(old - new) rescales the sum")
+    w("    // and the output so far.")
+    w(f"    tile.parallel (%i) in [{BM}] {{")
+    w(f"      %mi = memref.load %m[%i] : {row}")
+    w(f"      %bi = memref.load %mb[%i] : {row}")
+    w(f"      %li = memref.load %l[%i] : {row}")
+    w("      %mnew = arith.maximumf %mi, %bi : f32")
+    w("      %delta = arith.subf %mi, %mnew : f32")
+    w("      %alpha = math.exp2 %delta : f32")
+    w("      %lscaled = arith.mulf %li, %alpha : f32")
+    w(f"      memref.store %lscaled, %l[%i] : {row}")
+    w(f"      memref.store %mnew, %m[%i] : {row}")
+    w(f"      memref.store %alpha, %mb[%i] : {row}")
+    w("    }")
+    w("    // P = exp2(S - m), summed into l and rounded for the second product.")
+    w(f"    tile.parallel (%i, %c) in [{BM}, {BN}] {{")
+    w(f"      %s = memref.load %S[%i, %c] : {fr(BM, BN)}")
+    w(f"      %mi = memref.load %m[%i] : {row}")
+    w("      %d = arith.subf %s, %mi : f32")
+    w("      %p = math.exp2 %d : f32")
+    w(f"      memref.store %p, %S[%i, %c] : {fr(BM, BN)}")
+    w("    }")
+    w(f"    tile.reduce add %S into %l dim 1 : {fr(BM, BN)} into {row}")
+    w(f"    tile.copy %S to %P : {fr(BM, BN)} to {fr(BM, BN, T)}")
+    w(f"    tile.parallel (%i, %d) in [{BM}, {D}] {{")
+    w(f"      %alpha = memref.load %mb[%i] : {row}")
+    w(f"      %o = memref.load %acc[%i, %d] : {fr(BM, D)}")
+    w("      %scaled = arith.mulf %o, %alpha : f32")
+    w(f"      memref.store %scaled, %acc[%i, %d] : {fr(BM, D)}")
+    w("    }")
+    w("    // O += P V, P read from registers.")
+    w(f"    tile.gemm %P, %Vs, %acc : {fr(BM, BN, T)}, {sh(BN, D)}, {fr(BM, D)}")
+    w("  }")
+    w("")
+    w("  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.")
+    w(f"  tile.parallel (%i, %d) in [{BM}, {D}] {{")
+    w(f"    %o = memref.load %acc[%i, %d] : {fr(BM, D)}")
+    w(f"    %li = memref.load %l[%i] : {row}")
+    w("    %r = arith.divf %o, %li : f32")
+    w(f"    memref.store %r, %acc[%i, %d] : {fr(BM, D)}")
+    w("  }")
+    w(f"  tile.copy %acc to %Oh[%m0, %c0] : {fr(BM, D)} to {view}")
+    w(f"  tile.parallel (%i) in [{BM}] {{")
+    w(f"    %mi = memref.load %m[%i] : {row}")
+    w(f"    %li = memref.load %l[%i] : {row}")
+    w("    %lg = math.log2 %li : f32")
+    w("    %sum = arith.addf %mi, %lg : f32")
+    w("    %lse = arith.mulf %sum, %ln2 : f32")
+    w(f"    memref.store %lse, %l[%i] : {row}")
+    w("  }")
+    w(f"  tile.copy %l to %Lh[%m0] : {row} to memref<?xf32, strided<[1], offset: ?>>")
+    w("} grid_size {")
+    w(f"^bb0(%Q: {seqty}, %K: {seqty}, %V: {seqty}, %O: {seqty}, %LSE: memref<?x?x?xf32>):")
+    w("  %c0 = arith.constant 0 : index")
+    w("  %c1 = arith.constant 1 : index")
+    w("  %c2 = arith.constant 2 : index")
+    w(f"  %cm = arith.constant {BM} : index")
+    w(f"  %batch = memref.dim %Q, %c0 : {seqty}")
+    w(f"  %heads = memref.dim %Q, %c1 : {seqty}")
+    w(f"  %seq = memref.dim %Q, %c2 : {seqty}")
+    w("  %tiles = arith.ceildivui %seq, %cm : index")
+    w("  tile.yield %tiles, %heads, %batch : index, index, index")
+    w("}")
+    return "\n".join(o) + "\n"
+
+def reference(T, causal):
+    name = f"attention_{T}{'_causal' if causal else ''}_reference"
+    ty = f"memref<?x?x?x?x{T}>"
+    flag = "true" if causal else "false"
+    return f"""func.func @{name}(%Q: {ty}, %K: {ty}, %V: {ty}, %O: {ty},
+    %LSE: memref<?x?x?xf32>) {{
+  %causal = arith.constant {flag}
+  call @attention_{T}_rows(%Q, %K, %V, %O, %LSE, %causal) : ({ty}, {ty}, {ty}, {ty}, memref<?x?x?xf32>, i1) -> ()
+  return
+}}
+"""
+
+def rows(T):
+    ty = f"memref<?x?x?x?x{T}>"
+    return f"""// softmax(Q K^T / sqrt(D)) V and the log-sum-exp, in f32, one query row
+// at a time; with %causal, keys after the query are left out.
+func.func private @attention_{T}_rows(%Q: {ty}, %K: {ty}, %V: {ty}, %O: {ty},
+    %LSE: memref<?x?x?xf32>, %causal: i1) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %batch = memref.dim %Q, %c0 : {ty}
+  %heads = memref.dim %Q, %c1 : {ty}
+  %seq = memref.dim %Q, %c2 : {ty}
+  %seqkv = memref.dim %K, %c2 : {ty}
+  %dim = memref.dim %Q, %c3 : {ty}
+  %dimi = arith.index_cast %dim : index to i64
+  %dimf = arith.uitofp %dimi : i64 to f32
+  %scale = math.rsqrt %dimf : f32
+  %row = memref.alloc(%seqkv) : memref<?xf32>
+  scf.for %b = %c0 to %batch step %c1 {{
+    scf.for %h = %c0 to %heads step %c1 {{
+      scf.for %i = %c0 to %seq step %c1 {{
+        %last = arith.addi %i, %c1 : index
+        %causalend = arith.minui %last, %seqkv : index
+        %end = arith.select %causal, %causalend, %seqkv : index
+        %max = scf.for %j = %c0 to %end step %c1 iter_args(%mx = %ninf) -> (f32) {{
+          %dot = scf.for %d = %c0 to %dim step %c1 iter_args(%acc = %zero) -> (f32) {{
+            %q = memref.load %Q[%b, %h, %i, %d] : {ty}
+            %k = memref.load %K[%b, %h, %j, %d] : {ty}
+            %qf = arith.extf %q : {T} to f32
+            %kf = arith.extf %k : {T} to f32
+            %next = math.fma %qf, %kf, %acc : f32
+            scf.yield %next : f32
+          }}
+          %s = arith.mulf %dot, %scale : f32
+          memref.store %s, %row[%j] : memref<?xf32>
+          %m = arith.maximumf %mx, %s : f32
+          scf.yield %m : f32
+        }}
+        %sum = scf.for %j = %c0 to %end step %c1 iter_args(%acc = %zero) -> (f32) {{
+          %s = memref.load %row[%j] : memref<?xf32>
+          %d = arith.subf %s, %max : f32
+          %e = math.exp %d : f32
+          memref.store %e, %row[%j] : memref<?xf32>
+          %next = arith.addf %acc, %e : f32
+          scf.yield %next : f32
+        }}
+        scf.for %d = %c0 to %dim step %c1 {{
+          %o = scf.for %j = %c0 to %end step %c1 iter_args(%acc = %zero) -> (f32) {{
+            %p = memref.load %row[%j] : memref<?xf32>
+            %v = memref.load %V[%b, %h, %j, %d] : {ty}
+            %vf = arith.extf %v : {T} to f32
+            %next = math.fma %p, %vf, %acc : f32
+            scf.yield %next : f32
+          }}
+          %n = arith.divf %o, %sum : f32
+          %t = arith.truncf %n : f32 to {T}
+          memref.store %t, %O[%b, %h, %i, %d] : {ty}
+        }}
+        %lg = math.log %sum : f32
+        %lse = arith.addf %max, %lg : f32
+        memref.store %lse, %LSE[%b, %h, %i] : memref<?x?x?xf32>
+      }}
+    }}
+  }}
+  memref.dealloc %row : memref<?xf32>
+  return
+}}
+"""
+
+HEADER = """\
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t.attention_f16_d128.ptx
+// RUN: %if ptxas %{ %ptxas-each %t %}
+// GPU-SUITE: --kernel attention_f16_d64 --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_f16_d128 --shape Q=1x2x200x128 --shape K=1x2x333x128 --shape V=1x2x333x128 --shape O=1x2x200x128 --shape LSE=1x2x200 --check --check-repeat 5
+// GPU-SUITE: --kernel attention_bf16_d64 --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_bf16_d128 --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_f16_d64_causal --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_f16_d128_causal --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_bf16_d64_causal --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_bf16_d128_causal --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
+// GPU-SUITE: --kernel attention_f16_d64 --shape Q=4x32x4096x64 --shape K=4x32x4096x64 --shape V=4x32x4096x64 --shape O=4x32x4096x64 --shape LSE=4x32x4096 --bench --flops 549755813888
+// GPU-SUITE: --kernel attention_f16_d128 --shape Q=4x32x4096x128 --shape K=4x32x4096x128 --shape V=4x32x4096x128 --shape O=4x32x4096x128 --shape LSE=4x32x4096 --bench --flops 1099511627776
+// GPU-SUITE: --kernel attention_f16_d128_causal --shape Q=4x32x4096x128 --shape K=4x32x4096x128 --shape V=4x32x4096x128 --shape O=4x32x4096x128 --shape LSE=4x32x4096 --bench --flops 549755813888
+// CPU-SUITE: --kernel attention_f16_d64 --shape Q=1x2x70x64 --shape K=1x2x100x64 --shape V=1x2x100x64 --shape O=1x2x70x64 --shape LSE=1x2x70 --check
+// CPU-SUITE: --kernel attention_bf16_d128 --shape Q=1x2x70x128 --shape K=1x2x70x128 --shape V=1x2x70x128 --shape O=1x2x70x128 --shape LSE=1x2x70 --check
+// CPU-SUITE: --kernel attention_f16_d128_causal --shape Q=1x2x150x128 --shape K=1x2x150x128 --shape V=1x2x150x128 --shape O=1x2x150x128 --shape LSE=1x2x150 --check
+// CPU-SUITE: --kernel attention_bf16_d64_causal --shape Q=2x1x70x64 --shape K=2x1x70x64 --shape V=2x1x70x64 --shape O=2x1x70x64 --shape LSE=2x1x70 --check
+
+// FlashAttention forward at tile level: O = softmax(Q K^T / sqrt(D)) V and
+// the log-sum-exp of each row (for a backward pass), over tensors laid out
+// [batch, heads, seq, D], batch, heads and sequence lengths given at launch
+// (K and V may be longer or shorter than Q). f16 and bf16, D = 64 and 128,
+// causal or not: eight kernels, written out by gen_attention.py from one
+// template (edit that and run it again).
+//
+// Each block takes 128 query rows of one head (grid: row tiles x heads x
+// batch) and streams the head's keys and values through shared memory in
+// blocks, two stages deep (cp.async; a block past the end reads zeros):
+//   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D)
+//   mask, scale        tile.parallel over S: keys past the end (and, causal,
+//                      after the query) become -inf
+//   row max            tile.reduce max into %mb
+//   rescale            tile.parallel over the rows: new running max m,
+//                      alpha = exp2(m_old - m), l *= alpha
+//   P = exp2(S - m)    tile.parallel over S, then tile.reduce add into l
+//   O = O alpha + P V  tile.parallel over O, tile.copy S to an f16 fragment
+//                      P, and tile.gemm with P as the A operand, read from
+//                      registers (its layout is the accumulator's)
+// then O / l and LSE = ln 2 (m + log2 l) go out. Layout inference picks
+// every register layout: the accumulators' mma layout with the 4 warps
+// splitting the rows (P feeds a gemm), the row statistics its reduced form;
+// no thread index appears. Causal blocks skip the key blocks above the
+// diagonal. docs/Attention.md walks through it op by op.
+//
+// Exponentials are base 2 on scores pre-multiplied by log2(e)/sqrt(D):
+// math.exp2 lowers to ex2.approx.f32 (docs/Attention.md gives its error).
+"""
+
+
+def main():
+    out = [HEADER]
+    for causal in (False, True):
+        for T in ("f16", "bf16"):
+            for D in (64, 128):
+                kind = "_causal" if causal else ""
+                name = f"attention_{T}_d{D}{kind}"
+                k = kernel(name, T, D, causal, BM=128, BN=64 if D == 64 else 32)
+                k = k.replace(f"@{name}_reference", f"@attention_{T}{kind}_reference")
+                if name == "attention_f16_d128":
+                    k = "// CHECK-LABEL: tile.kernel @attention_f16_d128\n// CHECK: tile.reduce max\n// CHECK: tile.gemm\n" + k
+                out.append(k)
+    out.append("""// PTX-LABEL: .entry attention_f16_d128(
+// PTX: cp.async.cg.shared.global
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX: ex2.approx.f32
+// PTX: shfl.sync.bfly.b32
+""")
+    for causal in (False, True):
+        for T in ("f16", "bf16"):
+            out.append(reference(T, causal))
+    for T in ("f16", "bf16"):
+        out.append(rows(T))
+    sys.stdout.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
