@@ -70,10 +70,10 @@ LogicalResult tile::lowerFragmentReduce(OpBuilder &b, ReduceOp reduce,
                                         Value thread) {
   Location loc = reduce.getLoc();
   int64_t dim = reduce.getDim();
+  LayoutAttr reduced = getReducedLayout(source.layout, dim);
   std::optional<SmallVector<int64_t>> targetRegisterOf =
-      mapRegisters(getReducedLayout(source.layout, dim), target.layout);
-  if (!targetRegisterOf ||
-      !isSameDistribution(getReducedLayout(source.layout, dim), target.layout))
+      mapRegisters(reduced, target.layout);
+  if (!targetRegisterOf || !mapRegisters(target.layout, reduced))
     return reduce.emitOpError("the target's layout is not the source's "
                               "without dimension ")
            << dim << " (tile-infer-layouts gives it that): " << target.layout
