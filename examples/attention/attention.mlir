@@ -29,23 +29,26 @@
 // batch) and streams the head's keys and values through shared memory in
 // blocks, two stages deep (cp.async; a block past the end reads zeros):
 //   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D)
-//   mask, scale        tile.parallel over S: keys past the end (and, causal,
+//   mask               tile.parallel over S, in an scf.if taken only by the
+//                      blocks that need it: keys past the end (and, causal,
 //                      after the query) become -inf
 //   row max            tile.reduce max into %mb
 //   rescale            tile.parallel over the rows: new running max m,
-//                      alpha = exp2(m_old - m), l *= alpha
-//   P = exp2(S - m)    tile.parallel over S, then tile.reduce add into l
+//                      alpha = exp2((m_old - m) c), l *= alpha, with
+//                      c = log2(e) / sqrt(D)
+//   P = exp2(S c - m c) tile.parallel over S (one FMA, one ex2 per element),
+//                      then tile.reduce add into l
 //   O = O alpha + P V  tile.parallel over O, tile.copy S to an f16 fragment
 //                      P, and tile.gemm with P as the A operand, read from
 //                      registers (its layout is the accumulator's)
-// then O / l and LSE = ln 2 (m + log2 l) go out. Layout inference picks
+// then O / l and LSE = ln 2 (m c + log2 l) go out. Layout inference picks
 // every register layout: the accumulators' mma layout with the 4 warps
 // splitting the rows (P feeds a gemm), the row statistics its reduced form;
 // no thread index appears. Causal blocks skip the key blocks above the
 // diagonal. docs/Attention.md walks through it op by op.
 //
-// Exponentials are base 2 on scores pre-multiplied by log2(e)/sqrt(D):
-// math.exp2 lowers to ex2.approx.f32 (docs/Attention.md gives its error).
+// Exponentials are base 2, the scale c folded into them: math.exp2 lowers
+// to ex2.approx.f32 (docs/Attention.md gives its error).
 
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
@@ -55,8 +58,7 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   %c2 = arith.constant 2 : index
   %cn = arith.constant 64 : index
   %ninf = arith.constant 0xFF800000 : f32
-  // log2(e) / sqrt(64): scores in base-2 units, so each exponential is
-  // one exp2 (ex2.approx).
+  // c = log2(e) / sqrt(64): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.18033688011112042 : f32
   %ln2 = arith.constant 0.6931471805599453 : f32
   %tile = tile.block_id x
@@ -78,11 +80,12 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   %P = tile.alloc_fragment : memref<128x64xf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
-  // Per row: the running maximum, the running sum, and the block's
-  // maximum (then the factor that rescales what came before).
+  // Per row: the running maximum, the running sum, the block's maximum
+  // (then the factor that rescales what came before), -max scale.
   %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
 
   tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
@@ -93,37 +96,46 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
-    // S = Q K^T, then scaled, with the keys past the end (and, causal,
-    // after the query) masked.
+    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    tile.parallel (%i, %c) in [128, 64] {
-      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %s, %scale : f32
-      %col = arith.addi %n0, %c : index
-      %inside = arith.cmpi ult, %col, %seqkv : index
-      %masked = arith.select %inside, %scaled, %ninf : f32
-      memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    // Keys past the end (and, causal, after the query) become -inf, in
+    // the blocks that have any.
+    %nend = affine.apply affine_map<(n) -> (n + 64)>(%n0)
+    %partial = arith.cmpi ugt, %nend, %seqkv : index
+    scf.if %partial {
+      tile.parallel (%i, %c) in [128, 64] {
+        %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+        %col = arith.addi %n0, %c : index
+        %inside = arith.cmpi ult, %col, %seqkv : index
+        %masked = arith.select %inside, %s, %ninf : f32
+        memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      }
     }
     tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2(old - new) rescales the sum
-    // and the output so far.
+    // The new running maximum; alpha = exp2((old - new) scale) rescales
+    // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
       %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
       %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
       %mnew = arith.maximumf %mi, %bi : f32
       %delta = arith.subf %mi, %mnew : f32
-      %alpha = math.exp2 %delta : f32
+      %deltas = arith.mulf %delta, %scale : f32
+      %alpha = math.exp2 %deltas : f32
+      %mscaled = arith.mulf %mnew, %scale : f32
+      %mneg = arith.negf %mscaled : f32
+      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
       %lscaled = arith.mulf %li, %alpha : f32
       memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
       memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
       memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
     }
-    // P = exp2(S - m), summed into l and rounded for the second product.
+    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+    // into l and rounded for the second product.
     tile.parallel (%i, %c) in [128, 64] {
       %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %d = arith.subf %s, %mi : f32
+      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
       memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
     }
@@ -139,7 +151,8 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     tile.gemm %P, %Vs, %acc : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
+  // log-sum-exp.
   tile.parallel (%i, %d) in [128, 64] {
     %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
@@ -151,7 +164,8 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
     %lg = math.log2 %li : f32
-    %sum = arith.addf %mi, %lg : f32
+    %mis = arith.mulf %mi, %scale : f32
+    %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
     memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
   }
@@ -180,8 +194,7 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
   %c2 = arith.constant 2 : index
   %cn = arith.constant 32 : index
   %ninf = arith.constant 0xFF800000 : f32
-  // log2(e) / sqrt(128): scores in base-2 units, so each exponential is
-  // one exp2 (ex2.approx).
+  // c = log2(e) / sqrt(128): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.12751743082459868 : f32
   %ln2 = arith.constant 0.6931471805599453 : f32
   %tile = tile.block_id x
@@ -203,11 +216,12 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
   %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
   %P = tile.alloc_fragment : memref<128x32xf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
-  // Per row: the running maximum, the running sum, and the block's
-  // maximum (then the factor that rescales what came before).
+  // Per row: the running maximum, the running sum, the block's maximum
+  // (then the factor that rescales what came before), -max scale.
   %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
 
   tile.copy %Qh[%m0, %c0] to %Qs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
@@ -218,37 +232,46 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
     %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
-    // S = Q K^T, then scaled, with the keys past the end (and, causal,
-    // after the query) masked.
+    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
-    tile.parallel (%i, %c) in [128, 32] {
-      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
-      %scaled = arith.mulf %s, %scale : f32
-      %col = arith.addi %n0, %c : index
-      %inside = arith.cmpi ult, %col, %seqkv : index
-      %masked = arith.select %inside, %scaled, %ninf : f32
-      memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    // Keys past the end (and, causal, after the query) become -inf, in
+    // the blocks that have any.
+    %nend = affine.apply affine_map<(n) -> (n + 32)>(%n0)
+    %partial = arith.cmpi ugt, %nend, %seqkv : index
+    scf.if %partial {
+      tile.parallel (%i, %c) in [128, 32] {
+        %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+        %col = arith.addi %n0, %c : index
+        %inside = arith.cmpi ult, %col, %seqkv : index
+        %masked = arith.select %inside, %s, %ninf : f32
+        memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      }
     }
     tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2(old - new) rescales the sum
-    // and the output so far.
+    // The new running maximum; alpha = exp2((old - new) scale) rescales
+    // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
       %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
       %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
       %mnew = arith.maximumf %mi, %bi : f32
       %delta = arith.subf %mi, %mnew : f32
-      %alpha = math.exp2 %delta : f32
+      %deltas = arith.mulf %delta, %scale : f32
+      %alpha = math.exp2 %deltas : f32
+      %mscaled = arith.mulf %mnew, %scale : f32
+      %mneg = arith.negf %mscaled : f32
+      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
       %lscaled = arith.mulf %li, %alpha : f32
       memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
       memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
       memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
     }
-    // P = exp2(S - m), summed into l and rounded for the second product.
+    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+    // into l and rounded for the second product.
     tile.parallel (%i, %c) in [128, 32] {
       %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %d = arith.subf %s, %mi : f32
+      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
       memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
     }
@@ -264,7 +287,8 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
     tile.gemm %P, %Vs, %acc : memref<128x32xf16, #tile.fragment>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
+  // log-sum-exp.
   tile.parallel (%i, %d) in [128, 128] {
     %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
@@ -276,7 +300,8 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
     %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
     %lg = math.log2 %li : f32
-    %sum = arith.addf %mi, %lg : f32
+    %mis = arith.mulf %mi, %scale : f32
+    %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
     memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
   }
@@ -302,8 +327,7 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   %c2 = arith.constant 2 : index
   %cn = arith.constant 64 : index
   %ninf = arith.constant 0xFF800000 : f32
-  // log2(e) / sqrt(64): scores in base-2 units, so each exponential is
-  // one exp2 (ex2.approx).
+  // c = log2(e) / sqrt(64): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.18033688011112042 : f32
   %ln2 = arith.constant 0.6931471805599453 : f32
   %tile = tile.block_id x
@@ -325,11 +349,12 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   %P = tile.alloc_fragment : memref<128x64xbf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
-  // Per row: the running maximum, the running sum, and the block's
-  // maximum (then the factor that rescales what came before).
+  // Per row: the running maximum, the running sum, the block's maximum
+  // (then the factor that rescales what came before), -max scale.
   %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
 
   tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
@@ -340,37 +365,46 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
-    // S = Q K^T, then scaled, with the keys past the end (and, causal,
-    // after the query) masked.
+    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    tile.parallel (%i, %c) in [128, 64] {
-      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %s, %scale : f32
-      %col = arith.addi %n0, %c : index
-      %inside = arith.cmpi ult, %col, %seqkv : index
-      %masked = arith.select %inside, %scaled, %ninf : f32
-      memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    // Keys past the end (and, causal, after the query) become -inf, in
+    // the blocks that have any.
+    %nend = affine.apply affine_map<(n) -> (n + 64)>(%n0)
+    %partial = arith.cmpi ugt, %nend, %seqkv : index
+    scf.if %partial {
+      tile.parallel (%i, %c) in [128, 64] {
+        %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+        %col = arith.addi %n0, %c : index
+        %inside = arith.cmpi ult, %col, %seqkv : index
+        %masked = arith.select %inside, %s, %ninf : f32
+        memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      }
     }
     tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2(old - new) rescales the sum
-    // and the output so far.
+    // The new running maximum; alpha = exp2((old - new) scale) rescales
+    // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
       %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
       %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
       %mnew = arith.maximumf %mi, %bi : f32
       %delta = arith.subf %mi, %mnew : f32
-      %alpha = math.exp2 %delta : f32
+      %deltas = arith.mulf %delta, %scale : f32
+      %alpha = math.exp2 %deltas : f32
+      %mscaled = arith.mulf %mnew, %scale : f32
+      %mneg = arith.negf %mscaled : f32
+      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
       %lscaled = arith.mulf %li, %alpha : f32
       memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
       memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
       memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
     }
-    // P = exp2(S - m), summed into l and rounded for the second product.
+    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+    // into l and rounded for the second product.
     tile.parallel (%i, %c) in [128, 64] {
       %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %d = arith.subf %s, %mi : f32
+      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
       memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
     }
@@ -386,7 +420,8 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     tile.gemm %P, %Vs, %acc : memref<128x64xbf16, #tile.fragment>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
+  // log-sum-exp.
   tile.parallel (%i, %d) in [128, 64] {
     %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
@@ -398,7 +433,8 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
     %lg = math.log2 %li : f32
-    %sum = arith.addf %mi, %lg : f32
+    %mis = arith.mulf %mi, %scale : f32
+    %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
     memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
   }
@@ -424,8 +460,7 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
   %c2 = arith.constant 2 : index
   %cn = arith.constant 32 : index
   %ninf = arith.constant 0xFF800000 : f32
-  // log2(e) / sqrt(128): scores in base-2 units, so each exponential is
-  // one exp2 (ex2.approx).
+  // c = log2(e) / sqrt(128): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.12751743082459868 : f32
   %ln2 = arith.constant 0.6931471805599453 : f32
   %tile = tile.block_id x
@@ -447,11 +482,12 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
   %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
   %P = tile.alloc_fragment : memref<128x32xbf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
-  // Per row: the running maximum, the running sum, and the block's
-  // maximum (then the factor that rescales what came before).
+  // Per row: the running maximum, the running sum, the block's maximum
+  // (then the factor that rescales what came before), -max scale.
   %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
 
   tile.copy %Qh[%m0, %c0] to %Qs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
@@ -462,37 +498,46 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
     %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
-    // S = Q K^T, then scaled, with the keys past the end (and, causal,
-    // after the query) masked.
+    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
-    tile.parallel (%i, %c) in [128, 32] {
-      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
-      %scaled = arith.mulf %s, %scale : f32
-      %col = arith.addi %n0, %c : index
-      %inside = arith.cmpi ult, %col, %seqkv : index
-      %masked = arith.select %inside, %scaled, %ninf : f32
-      memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    // Keys past the end (and, causal, after the query) become -inf, in
+    // the blocks that have any.
+    %nend = affine.apply affine_map<(n) -> (n + 32)>(%n0)
+    %partial = arith.cmpi ugt, %nend, %seqkv : index
+    scf.if %partial {
+      tile.parallel (%i, %c) in [128, 32] {
+        %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+        %col = arith.addi %n0, %c : index
+        %inside = arith.cmpi ult, %col, %seqkv : index
+        %masked = arith.select %inside, %s, %ninf : f32
+        memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      }
     }
     tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2(old - new) rescales the sum
-    // and the output so far.
+    // The new running maximum; alpha = exp2((old - new) scale) rescales
+    // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
       %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
       %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
       %mnew = arith.maximumf %mi, %bi : f32
       %delta = arith.subf %mi, %mnew : f32
-      %alpha = math.exp2 %delta : f32
+      %deltas = arith.mulf %delta, %scale : f32
+      %alpha = math.exp2 %deltas : f32
+      %mscaled = arith.mulf %mnew, %scale : f32
+      %mneg = arith.negf %mscaled : f32
+      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
       %lscaled = arith.mulf %li, %alpha : f32
       memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
       memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
       memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
     }
-    // P = exp2(S - m), summed into l and rounded for the second product.
+    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+    // into l and rounded for the second product.
     tile.parallel (%i, %c) in [128, 32] {
       %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %d = arith.subf %s, %mi : f32
+      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
       memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
     }
@@ -508,7 +553,8 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
     tile.gemm %P, %Vs, %acc : memref<128x32xbf16, #tile.fragment>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
+  // log-sum-exp.
   tile.parallel (%i, %d) in [128, 128] {
     %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
@@ -520,7 +566,8 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
     %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
     %lg = math.log2 %li : f32
-    %sum = arith.addf %mi, %lg : f32
+    %mis = arith.mulf %mi, %scale : f32
+    %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
     memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
   }
@@ -546,8 +593,7 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
   %c2 = arith.constant 2 : index
   %cn = arith.constant 64 : index
   %ninf = arith.constant 0xFF800000 : f32
-  // log2(e) / sqrt(64): scores in base-2 units, so each exponential is
-  // one exp2 (ex2.approx).
+  // c = log2(e) / sqrt(64): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.18033688011112042 : f32
   %ln2 = arith.constant 0.6931471805599453 : f32
   %tile = tile.block_id x
@@ -569,11 +615,12 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
   %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   %P = tile.alloc_fragment : memref<128x64xf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
-  // Per row: the running maximum, the running sum, and the block's
-  // maximum (then the factor that rescales what came before).
+  // Per row: the running maximum, the running sum, the block's maximum
+  // (then the factor that rescales what came before), -max scale.
   %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
 
   tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
@@ -588,40 +635,52 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
     %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
-    // S = Q K^T, then scaled, with the keys past the end (and, causal,
-    // after the query) masked.
+    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    tile.parallel (%i, %c) in [128, 64] {
-      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %s, %scale : f32
-      %col = arith.addi %n0, %c : index
-      %inside = arith.cmpi ult, %col, %seqkv : index
-      %qrow = arith.addi %m0, %i : index
-      %past = arith.cmpi ule, %col, %qrow : index
-      %keep = arith.andi %inside, %past : i1
-      %masked = arith.select %keep, %scaled, %ninf : f32
-      memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    // Keys past the end (and, causal, after the query) become -inf, in
+    // the blocks that have any.
+    %nend = affine.apply affine_map<(n) -> (n + 64)>(%n0)
+    %partial = arith.cmpi ugt, %nend, %seqkv : index
+    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
+    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
+    %needmask = arith.ori %partial, %diagonal : i1
+    scf.if %needmask {
+      tile.parallel (%i, %c) in [128, 64] {
+        %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+        %col = arith.addi %n0, %c : index
+        %inside = arith.cmpi ult, %col, %seqkv : index
+        %qrow = arith.addi %m0, %i : index
+        %past = arith.cmpi ule, %col, %qrow : index
+        %keep = arith.andi %inside, %past : i1
+        %masked = arith.select %keep, %s, %ninf : f32
+        memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      }
     }
     tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2(old - new) rescales the sum
-    // and the output so far.
+    // The new running maximum; alpha = exp2((old - new) scale) rescales
+    // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
       %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
       %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
       %mnew = arith.maximumf %mi, %bi : f32
       %delta = arith.subf %mi, %mnew : f32
-      %alpha = math.exp2 %delta : f32
+      %deltas = arith.mulf %delta, %scale : f32
+      %alpha = math.exp2 %deltas : f32
+      %mscaled = arith.mulf %mnew, %scale : f32
+      %mneg = arith.negf %mscaled : f32
+      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
       %lscaled = arith.mulf %li, %alpha : f32
       memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
       memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
       memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
     }
-    // P = exp2(S - m), summed into l and rounded for the second product.
+    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+    // into l and rounded for the second product.
     tile.parallel (%i, %c) in [128, 64] {
       %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %d = arith.subf %s, %mi : f32
+      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
       memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
     }
@@ -637,7 +696,8 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
     tile.gemm %P, %Vs, %acc : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
+  // log-sum-exp.
   tile.parallel (%i, %d) in [128, 64] {
     %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
@@ -649,7 +709,8 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
     %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
     %lg = math.log2 %li : f32
-    %sum = arith.addf %mi, %lg : f32
+    %mis = arith.mulf %mi, %scale : f32
+    %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
     memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
   }
@@ -675,8 +736,7 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
   %c2 = arith.constant 2 : index
   %cn = arith.constant 32 : index
   %ninf = arith.constant 0xFF800000 : f32
-  // log2(e) / sqrt(128): scores in base-2 units, so each exponential is
-  // one exp2 (ex2.approx).
+  // c = log2(e) / sqrt(128): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.12751743082459868 : f32
   %ln2 = arith.constant 0.6931471805599453 : f32
   %tile = tile.block_id x
@@ -698,11 +758,12 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
   %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
   %P = tile.alloc_fragment : memref<128x32xf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
-  // Per row: the running maximum, the running sum, and the block's
-  // maximum (then the factor that rescales what came before).
+  // Per row: the running maximum, the running sum, the block's maximum
+  // (then the factor that rescales what came before), -max scale.
   %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
 
   tile.copy %Qh[%m0, %c0] to %Qs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
@@ -717,40 +778,52 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
     %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
-    // S = Q K^T, then scaled, with the keys past the end (and, causal,
-    // after the query) masked.
+    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
-    tile.parallel (%i, %c) in [128, 32] {
-      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
-      %scaled = arith.mulf %s, %scale : f32
-      %col = arith.addi %n0, %c : index
-      %inside = arith.cmpi ult, %col, %seqkv : index
-      %qrow = arith.addi %m0, %i : index
-      %past = arith.cmpi ule, %col, %qrow : index
-      %keep = arith.andi %inside, %past : i1
-      %masked = arith.select %keep, %scaled, %ninf : f32
-      memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    // Keys past the end (and, causal, after the query) become -inf, in
+    // the blocks that have any.
+    %nend = affine.apply affine_map<(n) -> (n + 32)>(%n0)
+    %partial = arith.cmpi ugt, %nend, %seqkv : index
+    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
+    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
+    %needmask = arith.ori %partial, %diagonal : i1
+    scf.if %needmask {
+      tile.parallel (%i, %c) in [128, 32] {
+        %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+        %col = arith.addi %n0, %c : index
+        %inside = arith.cmpi ult, %col, %seqkv : index
+        %qrow = arith.addi %m0, %i : index
+        %past = arith.cmpi ule, %col, %qrow : index
+        %keep = arith.andi %inside, %past : i1
+        %masked = arith.select %keep, %s, %ninf : f32
+        memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      }
     }
     tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2(old - new) rescales the sum
-    // and the output so far.
+    // The new running maximum; alpha = exp2((old - new) scale) rescales
+    // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
       %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
       %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
       %mnew = arith.maximumf %mi, %bi : f32
       %delta = arith.subf %mi, %mnew : f32
-      %alpha = math.exp2 %delta : f32
+      %deltas = arith.mulf %delta, %scale : f32
+      %alpha = math.exp2 %deltas : f32
+      %mscaled = arith.mulf %mnew, %scale : f32
+      %mneg = arith.negf %mscaled : f32
+      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
       %lscaled = arith.mulf %li, %alpha : f32
       memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
       memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
       memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
     }
-    // P = exp2(S - m), summed into l and rounded for the second product.
+    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+    // into l and rounded for the second product.
     tile.parallel (%i, %c) in [128, 32] {
       %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %d = arith.subf %s, %mi : f32
+      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
       memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
     }
@@ -766,7 +839,8 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
     tile.gemm %P, %Vs, %acc : memref<128x32xf16, #tile.fragment>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
+  // log-sum-exp.
   tile.parallel (%i, %d) in [128, 128] {
     %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
@@ -778,7 +852,8 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
     %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
     %lg = math.log2 %li : f32
-    %sum = arith.addf %mi, %lg : f32
+    %mis = arith.mulf %mi, %scale : f32
+    %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
     memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
   }
@@ -804,8 +879,7 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
   %c2 = arith.constant 2 : index
   %cn = arith.constant 64 : index
   %ninf = arith.constant 0xFF800000 : f32
-  // log2(e) / sqrt(64): scores in base-2 units, so each exponential is
-  // one exp2 (ex2.approx).
+  // c = log2(e) / sqrt(64): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.18033688011112042 : f32
   %ln2 = arith.constant 0.6931471805599453 : f32
   %tile = tile.block_id x
@@ -827,11 +901,12 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
   %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   %P = tile.alloc_fragment : memref<128x64xbf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
-  // Per row: the running maximum, the running sum, and the block's
-  // maximum (then the factor that rescales what came before).
+  // Per row: the running maximum, the running sum, the block's maximum
+  // (then the factor that rescales what came before), -max scale.
   %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
 
   tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
@@ -846,40 +921,52 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
     %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
-    // S = Q K^T, then scaled, with the keys past the end (and, causal,
-    // after the query) masked.
+    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    tile.parallel (%i, %c) in [128, 64] {
-      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %s, %scale : f32
-      %col = arith.addi %n0, %c : index
-      %inside = arith.cmpi ult, %col, %seqkv : index
-      %qrow = arith.addi %m0, %i : index
-      %past = arith.cmpi ule, %col, %qrow : index
-      %keep = arith.andi %inside, %past : i1
-      %masked = arith.select %keep, %scaled, %ninf : f32
-      memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    // Keys past the end (and, causal, after the query) become -inf, in
+    // the blocks that have any.
+    %nend = affine.apply affine_map<(n) -> (n + 64)>(%n0)
+    %partial = arith.cmpi ugt, %nend, %seqkv : index
+    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
+    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
+    %needmask = arith.ori %partial, %diagonal : i1
+    scf.if %needmask {
+      tile.parallel (%i, %c) in [128, 64] {
+        %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+        %col = arith.addi %n0, %c : index
+        %inside = arith.cmpi ult, %col, %seqkv : index
+        %qrow = arith.addi %m0, %i : index
+        %past = arith.cmpi ule, %col, %qrow : index
+        %keep = arith.andi %inside, %past : i1
+        %masked = arith.select %keep, %s, %ninf : f32
+        memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      }
     }
     tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2(old - new) rescales the sum
-    // and the output so far.
+    // The new running maximum; alpha = exp2((old - new) scale) rescales
+    // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
       %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
       %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
       %mnew = arith.maximumf %mi, %bi : f32
       %delta = arith.subf %mi, %mnew : f32
-      %alpha = math.exp2 %delta : f32
+      %deltas = arith.mulf %delta, %scale : f32
+      %alpha = math.exp2 %deltas : f32
+      %mscaled = arith.mulf %mnew, %scale : f32
+      %mneg = arith.negf %mscaled : f32
+      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
       %lscaled = arith.mulf %li, %alpha : f32
       memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
       memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
       memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
     }
-    // P = exp2(S - m), summed into l and rounded for the second product.
+    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+    // into l and rounded for the second product.
     tile.parallel (%i, %c) in [128, 64] {
       %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %d = arith.subf %s, %mi : f32
+      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
       memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
     }
@@ -895,7 +982,8 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
     tile.gemm %P, %Vs, %acc : memref<128x64xbf16, #tile.fragment>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
+  // log-sum-exp.
   tile.parallel (%i, %d) in [128, 64] {
     %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
@@ -907,7 +995,8 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
     %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
     %lg = math.log2 %li : f32
-    %sum = arith.addf %mi, %lg : f32
+    %mis = arith.mulf %mi, %scale : f32
+    %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
     memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
   }
@@ -933,8 +1022,7 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
   %c2 = arith.constant 2 : index
   %cn = arith.constant 32 : index
   %ninf = arith.constant 0xFF800000 : f32
-  // log2(e) / sqrt(128): scores in base-2 units, so each exponential is
-  // one exp2 (ex2.approx).
+  // c = log2(e) / sqrt(128): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.12751743082459868 : f32
   %ln2 = arith.constant 0.6931471805599453 : f32
   %tile = tile.block_id x
@@ -956,11 +1044,12 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
   %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
   %P = tile.alloc_fragment : memref<128x32xbf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
-  // Per row: the running maximum, the running sum, and the block's
-  // maximum (then the factor that rescales what came before).
+  // Per row: the running maximum, the running sum, the block's maximum
+  // (then the factor that rescales what came before), -max scale.
   %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
   %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
 
   tile.copy %Qh[%m0, %c0] to %Qs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
@@ -975,40 +1064,52 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
     %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
-    // S = Q K^T, then scaled, with the keys past the end (and, causal,
-    // after the query) masked.
+    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
-    tile.parallel (%i, %c) in [128, 32] {
-      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
-      %scaled = arith.mulf %s, %scale : f32
-      %col = arith.addi %n0, %c : index
-      %inside = arith.cmpi ult, %col, %seqkv : index
-      %qrow = arith.addi %m0, %i : index
-      %past = arith.cmpi ule, %col, %qrow : index
-      %keep = arith.andi %inside, %past : i1
-      %masked = arith.select %keep, %scaled, %ninf : f32
-      memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    // Keys past the end (and, causal, after the query) become -inf, in
+    // the blocks that have any.
+    %nend = affine.apply affine_map<(n) -> (n + 32)>(%n0)
+    %partial = arith.cmpi ugt, %nend, %seqkv : index
+    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
+    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
+    %needmask = arith.ori %partial, %diagonal : i1
+    scf.if %needmask {
+      tile.parallel (%i, %c) in [128, 32] {
+        %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+        %col = arith.addi %n0, %c : index
+        %inside = arith.cmpi ult, %col, %seqkv : index
+        %qrow = arith.addi %m0, %i : index
+        %past = arith.cmpi ule, %col, %qrow : index
+        %keep = arith.andi %inside, %past : i1
+        %masked = arith.select %keep, %s, %ninf : f32
+        memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      }
     }
     tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2(old - new) rescales the sum
-    // and the output so far.
+    // The new running maximum; alpha = exp2((old - new) scale) rescales
+    // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
       %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
       %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
       %mnew = arith.maximumf %mi, %bi : f32
       %delta = arith.subf %mi, %mnew : f32
-      %alpha = math.exp2 %delta : f32
+      %deltas = arith.mulf %delta, %scale : f32
+      %alpha = math.exp2 %deltas : f32
+      %mscaled = arith.mulf %mnew, %scale : f32
+      %mneg = arith.negf %mscaled : f32
+      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
       %lscaled = arith.mulf %li, %alpha : f32
       memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
       memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
       memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
     }
-    // P = exp2(S - m), summed into l and rounded for the second product.
+    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+    // into l and rounded for the second product.
     tile.parallel (%i, %c) in [128, 32] {
       %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %d = arith.subf %s, %mi : f32
+      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
       memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
     }
@@ -1024,7 +1125,8 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
     tile.gemm %P, %Vs, %acc : memref<128x32xbf16, #tile.fragment>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.
+  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
+  // log-sum-exp.
   tile.parallel (%i, %d) in [128, 128] {
     %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
@@ -1036,7 +1138,8 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
     %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
     %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
     %lg = math.log2 %li : f32
-    %sum = arith.addf %mi, %lg : f32
+    %mis = arith.mulf %mi, %scale : f32
+    %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
     memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
   }

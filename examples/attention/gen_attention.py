@@ -23,8 +23,7 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w("  %c2 = arith.constant 2 : index")
     w(f"  %cn = arith.constant {BN} : index")
     w("  %ninf = arith.constant 0xFF800000 : f32")
-    w(f"  // log2(e) / sqrt({D}): scores in base-2 units, so each exponential is")
-    w("  // one exp2 (ex2.approx).")
+    w(f"  // c = log2(e) / sqrt({D}): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.")
     w(f"  %scale = arith.constant {scale!r} : f32")
     w("  %ln2 = arith.constant 0.6931471805599453 : f32")
     w("  %tile = tile.block_id x")
@@ -48,11 +47,12 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"  %S = tile.alloc_fragment : {fr(BM, BN)}")
     w(f"  %P = tile.alloc_fragment : {fr(BM, BN, T)}")
     w(f"  %acc = tile.alloc_fragment : {fr(BM, D)}")
-    w("  // Per row: the running maximum, the running sum, and the block's")
-    w("  // maximum (then the factor that rescales what came before).")
+    w("  // Per row: the running maximum, the running sum, the block's maximum")
+    w("  // (then the factor that rescales what came before), -max scale.")
     w(f"  %m = tile.alloc_fragment : {row}")
     w(f"  %l = tile.alloc_fragment : {row}")
     w(f"  %mb = tile.alloc_fragment : {row}")
+    w(f"  %ms = tile.alloc_fragment : {row}")
     w("")
     w(f"  tile.copy %Qh[%m0, %c0] to %Qs : {view} to {qty}")
     w(f"  tile.fill %m, %ninf : {row}")
@@ -69,43 +69,60 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
     w(f"    tile.copy %Kh[%n0, %c0] to %Ks : {view} to {sh(BN, D)}")
     w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
-    w("    // S = Q K^T, then scaled, with the keys past the end (and, causal,")
-    w("    // after the query) masked.")
+    w("    // S = Q K^T, in raw units: the scale is applied inside exp2 below.")
     w(f"    tile.gemm %Qs, %Ks, %S {{clear, transpose_b}} : {qty}, {sh(BN, D)}, {fr(BM, BN)}")
-    w(f"    tile.parallel (%i, %c) in [{BM}, {BN}] {{")
-    w(f"      %s = memref.load %S[%i, %c] : {fr(BM, BN)}")
-    w("      %scaled = arith.mulf %s, %scale : f32")
-    w("      %col = arith.addi %n0, %c : index")
-    w("      %inside = arith.cmpi ult, %col, %seqkv : index")
+    # The mask, only on the blocks that need it: the one crossing the end of
+    # the keys and, causal, those crossing the diagonal.
+    w("    // Keys past the end (and, causal, after the query) become -inf, in")
+    w("    // the blocks that have any.")
+    w(f"    %nend = affine.apply affine_map<(n) -> (n + {BN})>(%n0)")
+    w("    %partial = arith.cmpi ugt, %nend, %seqkv : index")
+    cond = "%partial"
     if causal:
-        w("      %qrow = arith.addi %m0, %i : index")
-        w("      %past = arith.cmpi ule, %col, %qrow : index")
-        w("      %keep = arith.andi %inside, %past : i1")
-        w("      %masked = arith.select %keep, %scaled, %ninf : f32")
+        w(f"    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)")
+        w("    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index")
+        w("    %needmask = arith.ori %partial, %diagonal : i1")
+        cond = "%needmask"
+    w(f"    scf.if {cond} {{")
+    w(f"      tile.parallel (%i, %c) in [{BM}, {BN}] {{")
+    w(f"        %s = memref.load %S[%i, %c] : {fr(BM, BN)}")
+    w("        %col = arith.addi %n0, %c : index")
+    w("        %inside = arith.cmpi ult, %col, %seqkv : index")
+    if causal:
+        w("        %qrow = arith.addi %m0, %i : index")
+        w("        %past = arith.cmpi ule, %col, %qrow : index")
+        w("        %keep = arith.andi %inside, %past : i1")
+        w("        %masked = arith.select %keep, %s, %ninf : f32")
     else:
-        w("      %masked = arith.select %inside, %scaled, %ninf : f32")
-    w(f"      memref.store %masked, %S[%i, %c] : {fr(BM, BN)}")
+        w("        %masked = arith.select %inside, %s, %ninf : f32")
+    w(f"        memref.store %masked, %S[%i, %c] : {fr(BM, BN)}")
+    w("      }")
     w("    }")
     w(f"    tile.reduce max %S into %mb dim 1 clear : {fr(BM, BN)} into {row}")
-    w("    // The new running maximum; alpha = exp2(old - new) rescales the sum")
-    w("    // and the output so far.")
+    w("    // The new running maximum; alpha = exp2((old - new) scale) rescales")
+    w("    // the sum and the output so far; -new scale is kept for the FMA below.")
     w(f"    tile.parallel (%i) in [{BM}] {{")
     w(f"      %mi = memref.load %m[%i] : {row}")
     w(f"      %bi = memref.load %mb[%i] : {row}")
     w(f"      %li = memref.load %l[%i] : {row}")
     w("      %mnew = arith.maximumf %mi, %bi : f32")
     w("      %delta = arith.subf %mi, %mnew : f32")
-    w("      %alpha = math.exp2 %delta : f32")
+    w("      %deltas = arith.mulf %delta, %scale : f32")
+    w("      %alpha = math.exp2 %deltas : f32")
+    w("      %mscaled = arith.mulf %mnew, %scale : f32")
+    w("      %mneg = arith.negf %mscaled : f32")
+    w(f"      memref.store %mneg, %ms[%i] : {row}")
     w("      %lscaled = arith.mulf %li, %alpha : f32")
     w(f"      memref.store %lscaled, %l[%i] : {row}")
     w(f"      memref.store %mnew, %m[%i] : {row}")
     w(f"      memref.store %alpha, %mb[%i] : {row}")
     w("    }")
-    w("    // P = exp2(S - m), summed into l and rounded for the second product.")
+    w("    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed")
+    w("    // into l and rounded for the second product.")
     w(f"    tile.parallel (%i, %c) in [{BM}, {BN}] {{")
     w(f"      %s = memref.load %S[%i, %c] : {fr(BM, BN)}")
-    w(f"      %mi = memref.load %m[%i] : {row}")
-    w("      %d = arith.subf %s, %mi : f32")
+    w(f"      %mneg = memref.load %ms[%i] : {row}")
+    w("      %d = math.fma %s, %scale, %mneg : f32")
     w("      %p = math.exp2 %d : f32")
     w(f"      memref.store %p, %S[%i, %c] : {fr(BM, BN)}")
     w("    }")
@@ -121,7 +138,8 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"    tile.gemm %P, %Vs, %acc : {fr(BM, BN, T)}, {sh(BN, D)}, {fr(BM, D)}")
     w("  }")
     w("")
-    w("  // O = acc / l; LSE = ln 2 (m + log2 l), the natural-log log-sum-exp.")
+    w("  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log")
+    w("  // log-sum-exp.")
     w(f"  tile.parallel (%i, %d) in [{BM}, {D}] {{")
     w(f"    %o = memref.load %acc[%i, %d] : {fr(BM, D)}")
     w(f"    %li = memref.load %l[%i] : {row}")
@@ -133,7 +151,8 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"    %mi = memref.load %m[%i] : {row}")
     w(f"    %li = memref.load %l[%i] : {row}")
     w("    %lg = math.log2 %li : f32")
-    w("    %sum = arith.addf %mi, %lg : f32")
+    w("    %mis = arith.mulf %mi, %scale : f32")
+    w("    %sum = arith.addf %mis, %lg : f32")
     w("    %lse = arith.mulf %sum, %ln2 : f32")
     w(f"    memref.store %lse, %l[%i] : {row}")
     w("  }")
@@ -268,23 +287,26 @@ HEADER = """\
 // batch) and streams the head's keys and values through shared memory in
 // blocks, two stages deep (cp.async; a block past the end reads zeros):
 //   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D)
-//   mask, scale        tile.parallel over S: keys past the end (and, causal,
+//   mask               tile.parallel over S, in an scf.if taken only by the
+//                      blocks that need it: keys past the end (and, causal,
 //                      after the query) become -inf
 //   row max            tile.reduce max into %mb
 //   rescale            tile.parallel over the rows: new running max m,
-//                      alpha = exp2(m_old - m), l *= alpha
-//   P = exp2(S - m)    tile.parallel over S, then tile.reduce add into l
+//                      alpha = exp2((m_old - m) c), l *= alpha, with
+//                      c = log2(e) / sqrt(D)
+//   P = exp2(S c - m c) tile.parallel over S (one FMA, one ex2 per element),
+//                      then tile.reduce add into l
 //   O = O alpha + P V  tile.parallel over O, tile.copy S to an f16 fragment
 //                      P, and tile.gemm with P as the A operand, read from
 //                      registers (its layout is the accumulator's)
-// then O / l and LSE = ln 2 (m + log2 l) go out. Layout inference picks
+// then O / l and LSE = ln 2 (m c + log2 l) go out. Layout inference picks
 // every register layout: the accumulators' mma layout with the 4 warps
 // splitting the rows (P feeds a gemm), the row statistics its reduced form;
 // no thread index appears. Causal blocks skip the key blocks above the
 // diagonal. docs/Attention.md walks through it op by op.
 //
-// Exponentials are base 2 on scores pre-multiplied by log2(e)/sqrt(D):
-// math.exp2 lowers to ex2.approx.f32 (docs/Attention.md gives its error).
+// Exponentials are base 2, the scale c folded into them: math.exp2 lowers
+// to ex2.approx.f32 (docs/Attention.md gives its error).
 """
 
 
