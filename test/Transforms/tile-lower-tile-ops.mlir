@@ -305,3 +305,28 @@ tile.kernel @whole_chunk_load(%C: memref<?x?xf16> {tile.multiple_of = 8}, %i: in
   %j4 = arith.muli %j, %c4 : index
   tile.copy %C[%i, %j4] to %r : memref<?x?xf16> to memref<1x4xf16>
 }
+
+// -----
+
+// Limits (docs/TileDialect.md): a nest of unrolled loops whose copies would
+// exceed 32768 operations is an error at the outer loop. The inner loop is
+// unrolled first (64 copies of 9 operations); the outer loop would then
+// make 64 copies of 577.
+tile.kernel @unroll_nest_too_large(%A: memref<64x64xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{unrolling 64 copies of a body of 577 operations would create more than the 32768 operations allowed for one unrolled loop}}
+  tile.unroll %i = %c0 to %c64 step %c1 {
+    tile.unroll %j = %c0 to %c64 step %c1 {
+      %v = memref.load %A[%i, %j] : memref<64x64xf32>
+      %w = arith.mulf %v, %v : f32
+      %x = arith.addf %w, %v : f32
+      %y = arith.mulf %x, %w : f32
+      %z = arith.addf %y, %x : f32
+      %u = arith.mulf %z, %y : f32
+      %t = arith.addf %u, %z : f32
+      memref.store %t, %A[%i, %j] : memref<64x64xf32>
+    }
+  }
+}

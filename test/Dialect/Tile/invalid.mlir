@@ -346,6 +346,40 @@ tile.kernel @vectorized_dynamic(%n: index) grid [1] threads [32] {
 
 // -----
 
+// Limits (docs/TileDialect.md, "Limits"): each iteration is a copy of the body.
+tile.kernel @unroll_too_many(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 2147483648 : index
+  // expected-error @+1 {{'tile.unroll' op has 2147483648 iterations, more than the 4096 that are expanded at compile time (each iteration is a copy of the body); use 'tile.serial' for long loops}}
+  tile.unroll %k = %c0 to %big step %c1 {
+  }
+}
+
+// -----
+
+// Bounds of opposite signs: the trip count is computed without overflow.
+tile.kernel @vectorized_too_many(%n: index) grid [1] threads [32] {
+  %min = arith.constant -9223372036854775808 : index
+  %max = arith.constant 9223372036854775807 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.vectorized' op has 9223372036854775807 iterations, more than the 4096}}
+  tile.vectorized %k = %min to %max step %c1 {
+  }
+}
+
+// -----
+
+tile.kernel @pipelined_too_many_stages(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.pipelined' op has 17 stages, more than the limit of 16}}
+  tile.pipelined %k = %c0 to %n step %c1 stages 17 {
+  }
+}
+
+// -----
+
 tile.kernel @pipelined_zero_stages(%n: index) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

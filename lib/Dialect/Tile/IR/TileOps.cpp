@@ -15,10 +15,13 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "tile/Dialect/Tile/IR/Limits.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/IR/ThreadUniformity.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -795,8 +798,8 @@ static void buildRangeLoop(OpBuilder &builder, OperationState &state,
   YieldOp::create(builder, state.location);
 }
 
-static std::optional<int64_t> getConstantTripCount(Value lb, Value ub,
-                                                   Value step) {
+std::optional<int64_t> tile::getConstantTripCount(Value lb, Value ub,
+                                                  Value step) {
   std::optional<int64_t> lower = getConstantIntValue(lb);
   std::optional<int64_t> upper = getConstantIntValue(ub);
   std::optional<int64_t> stride = getConstantIntValue(step);
@@ -804,7 +807,12 @@ static std::optional<int64_t> getConstantTripCount(Value lb, Value ub,
     return std::nullopt;
   if (*upper <= *lower)
     return 0;
-  return llvm::divideCeil(*upper - *lower, *stride);
+  // upper - lower may not fit an int64_t (bounds of opposite signs).
+  uint64_t distance =
+      static_cast<uint64_t>(*upper) - static_cast<uint64_t>(*lower);
+  return static_cast<int64_t>(std::min<uint64_t>(
+      llvm::divideCeil(distance, static_cast<uint64_t>(*stride)),
+      std::numeric_limits<int64_t>::max()));
 }
 
 /// Checks a positive step, and constant bounds when the loop is unrolled.
@@ -821,6 +829,12 @@ static LogicalResult verifyRangeLoop(Operation *op, Value lb, Value ub,
     if (!getConstantIntValue(value))
       return op->emitOpError("needs a constant ")
              << name << " (an arith.constant) to be expanded at compile time";
+  int64_t trips = *tile::getConstantTripCount(lb, ub, step);
+  if (trips > kMaxUnrolledIterations)
+    return op->emitOpError("has ")
+           << trips << " iterations, more than the " << kMaxUnrolledIterations
+           << " that are expanded at compile time (each iteration is a copy "
+              "of the body); use 'tile.serial' for long loops";
   return success();
 }
 
@@ -864,9 +878,20 @@ void PipelinedOp::build(OpBuilder &builder, OperationState &state, Value lb,
   buildRangeLoop(builder, state, lb, ub, step);
 }
 
+/// Checks a stage count: at least 1, at most kMaxPipelineStages.
+static LogicalResult verifyStages(Operation *op, int64_t stages) {
+  if (stages < 1)
+    return op->emitOpError("stages must be at least 1, got ") << stages;
+  if (stages > kMaxPipelineStages)
+    return op->emitOpError("has ")
+           << stages << " stages, more than the limit of "
+           << kMaxPipelineStages;
+  return success();
+}
+
 LogicalResult PipelinedOp::verify() {
-  if (getStages() < 1)
-    return emitOpError("stages must be at least 1, got ") << getStages();
+  if (failed(verifyStages(*this, getStages())))
+    return failure();
   if (getRolled() && getStages() < 2)
     return emitOpError("'rolled' needs at least 2 stages: with one there is "
                        "nothing to roll");
@@ -890,8 +915,8 @@ LogicalResult PipelinedOp::verify() {
     return SmallVector<OpFoldResult>{getStep()};                               \
   }                                                                            \
   std::optional<int64_t> OpTy::getConstantTripCount() {                        \
-    return ::getConstantTripCount(getLowerBound(), getUpperBound(),            \
-                                  getStep());                                  \
+    return tile::getConstantTripCount(getLowerBound(), getUpperBound(),        \
+                                      getStep());                              \
   }
 
 TILE_DEFINE_LOOP_LIKE(SerialOp)
@@ -1287,8 +1312,8 @@ LogicalResult WarpSpecializeOp::verify() {
     return failure();
   if ((*this)->getParentOfType<WarpSpecializeOp>())
     return emitOpError("cannot be nested in another 'tile.warp_specialize'");
-  if (getStages() < 1)
-    return emitOpError("stages must be at least 1, got ") << getStages();
+  if (failed(verifyStages(*this, getStages())))
+    return failure();
   if (failed(verifyRole(*this, "producer", getProducer(),
                         getProducerThreads(), getProducerRegs())) ||
       failed(verifyRole(*this, "consumer", getConsumer(),

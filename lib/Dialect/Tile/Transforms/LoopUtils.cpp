@@ -5,18 +5,40 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "tile/Dialect/Tile/IR/Limits.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
 
+LogicalResult tile::checkUnrolledSize(Operation *loop, int64_t copies,
+                                      Block &body) {
+  // Each copy also gets a constant for the induction variable.
+  int64_t bodyOps = 1;
+  for (Operation &op : body.without_terminator())
+    op.walk([&](Operation *) { ++bodyOps; });
+  if (copies <= 0 || bodyOps <= kMaxUnrolledOps / copies)
+    return success();
+  return loop->emitError("unrolling ")
+         << copies << " copies of a body of " << bodyOps
+         << " operations would create more than the " << kMaxUnrolledOps
+         << " operations allowed for one unrolled loop (docs/TileDialect.md, "
+            "\"Limits\"); use a serial loop or a smaller body";
+}
+
 LogicalResult tile::unrollFully(scf::ForOp loop) {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lower || !upper || !step || *step <= 0 || loop.getNumResults() != 0)
+  std::optional<int64_t> trips = getConstantTripCount(
+      loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+  if (!trips || loop.getNumResults() != 0)
+    return loop.emitError("cannot be unrolled: it needs constant bounds, a "
+                          "positive step and no results");
+  if (failed(checkUnrolledSize(loop, *trips, *loop.getBody())))
     return failure();
+  int64_t lower = *getConstantIntValue(loop.getLowerBound());
+  int64_t step = *getConstantIntValue(loop.getStep());
   OpBuilder builder(loop);
   Block *body = loop.getBody();
-  for (int64_t iv = *lower; iv < *upper; iv += *step) {
+  for (int64_t i = 0; i < *trips; ++i) {
+    int64_t iv = lower + i * step;
     IRMapping mapping;
     mapping.map(loop.getInductionVar(),
                 arith::ConstantIndexOp::create(builder, loop.getLoc(), iv)

@@ -632,10 +632,8 @@ struct TileLowerTileOpsPass
     });
     for (scf::ForOp loop : toUnroll) {
       loop->removeAttr(kUnrollAttr);
-      if (failed(unrollFully(loop))) {
-        loop.emitError("failed to unroll the loop of a 'tile.unroll'");
+      if (failed(unrollFully(loop)))
         return signalPassFailure();
-      }
     }
   }
 };

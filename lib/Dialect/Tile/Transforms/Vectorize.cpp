@@ -438,6 +438,9 @@ struct TileVectorizePass : tile::impl::TileVectorizeBase<TileVectorizePass> {
       else
         plan = analyze(loop, *tripCount);
       if (plan.width > 1) {
+        if (failed(checkUnrolledSize(loop, *tripCount / plan.width,
+                                     loop.getBody().front())))
+          return signalPassFailure();
         LLVM_DEBUG(llvm::dbgs() << "vectorized by " << plan.width << ": "
                                 << loop << "\n");
         rewrite(loop, plan, *tripCount);
@@ -447,10 +450,9 @@ struct TileVectorizePass : tile::impl::TileVectorizeBase<TileVectorizePass> {
         loop.emitRemark("not vectorized: ")
             << plan.reason << "; its " << *tripCount
             << " iterations run as scalar code";
-      if (failed(scalarize(loop))) {
-        loop.emitError("failed to unroll a 'tile.vectorized' loop");
+      // scalarize() erases the loop; unrollFully reports why it failed.
+      if (failed(scalarize(loop)))
         return signalPassFailure();
-      }
     }
   }
 };

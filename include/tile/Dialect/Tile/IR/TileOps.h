@@ -113,6 +113,13 @@ std::optional<std::string> getTmaTileError(MemRefType source, MemRefType target,
 /// the size of their element.
 int64_t getBufferElementBytes(Type elementType);
 
+/// The iterations of `lower to upper step step` when all three are
+/// constants and the step is positive: ceil((upper - lower) / step), 0 when
+/// upper <= lower, at most INT64_MAX (no overflow for bounds of opposite
+/// signs). nullopt otherwise.
+std::optional<int64_t> getConstantTripCount(Value lower, Value upper,
+                                            Value step);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

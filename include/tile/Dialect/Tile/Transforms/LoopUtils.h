@@ -8,10 +8,16 @@
 namespace mlir::tile {
 
 /// Replaces a loop with constant bounds and no results by one copy of its
-/// body per iteration. (SCF's loopUnrollFull cannot be used in this project:
-/// its header declares a function `mlir::tile` that clashes with the
-/// project's namespace.)
+/// body per iteration. Fails with an error at the loop when it would create
+/// more than kMaxUnrolledOps operations (Limits.h) or has non-constant
+/// bounds. (SCF's loopUnrollFull cannot be used in this project: its header
+/// declares a function `mlir::tile` that clashes with the project's
+/// namespace.)
 LogicalResult unrollFully(scf::ForOp loop);
+
+/// Checks that `copies` copies of `body` (nested ops included) stay within
+/// kMaxUnrolledOps; otherwise emits an error at `loop` saying so.
+LogicalResult checkUnrolledSize(Operation *loop, int64_t copies, Block &body);
 
 /// Returns the number of iterations of `lb to ub step step` as scf.for runs
 /// them: ceil((ub - lb) / step) when positive, 0 when ub <= lb or the step

@@ -1,0 +1,34 @@
+//===- Limits.h - Compile-time expansion limits of the tile dialect -*- C++
+//-*-===//
+//
+// Ops whose lowering copies code once per iteration, stage or element take
+// the count from a constant. Past these limits the verifier or the pass that
+// expands them reports an error naming the limit, instead of growing the IR
+// until the compile takes minutes (docs/TileDialect.md, "Limits").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_LIMITS_H
+#define TILE_DIALECT_TILE_IR_LIMITS_H
+
+#include <cstdint>
+
+namespace mlir::tile {
+
+/// Most iterations of a `tile.unroll` or `tile.vectorized` loop (each is a
+/// copy of the body in the compiled code).
+constexpr int64_t kMaxUnrolledIterations = 4096;
+
+/// Most operations one full unroll may create (iterations times the ops of
+/// the body, nested ops included). Nested unrolled loops count their inner
+/// copies, so this bounds a whole nest. About 5 s of compile time at the
+/// limit.
+constexpr int64_t kMaxUnrolledOps = 32768;
+
+/// Most stages of a `tile.pipelined` loop or a `tile.warp_specialize`
+/// pipeline (each stage is a buffer and, unrolled, a copy of the body).
+constexpr int64_t kMaxPipelineStages = 16;
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_LIMITS_H
