@@ -16,8 +16,11 @@ and, for a fraction of the mutants tile-opt accepts (--cpu-run-fraction),
 where ARGS is one of the seed file's `// CPU-SUITE:` lines (its GPU-SUITE
 lines without their timing flags when it has none; read as
 scripts/cpu-suite.py reads them), or `--check` when the seed has a
-reference and no such line. Either tool must compile the mutant or reject
-it with a diagnostic; a mutant must never bring it down.
+reference and no such line (nothing when it has neither). Either tool must
+compile and run the mutant or reject it with a diagnostic; a mutant must
+never bring it down. The tools run under `ulimit -v` (--memory-limit), so
+that a mutant with huge shapes fails an allocation instead of taking the
+machine's memory.
 
 Mutators (MUTATORS below; each mutant draws 1 to 3 of them):
   delete-op         delete a single-line op (the uses of its results, if
@@ -51,17 +54,23 @@ Mutators (MUTATORS below; each mutant draws 1 to 3 of them):
 A run is a FINDING when the tool died of a signal (a negative exit status,
 or above 128 from a shell), printed one of "Assertion", "Stack dump",
 "PLEASE submit a bug report", "UNREACHABLE", "LLVM ERROR", "Segmentation
-fault", "AddressSanitizer", "runtime error:", or ran past its time limit
-(a hang). When tile-opt exits 0 but prints "error:", the run is a finding of
-its own class, "accepted-but-invalid". A plain diagnostic with exit status 1
-is the expected way to reject a mutant and is not a finding.
+fault", "AddressSanitizer", "runtime error:" or one of glibc's heap
+corruption messages, or ran past its time limit (a hang: it gets SIGQUIT,
+so that LLVM's handler prints where it was, then SIGKILL). When tile-opt
+exits 0 but prints "error:", the run is a finding of its own class,
+"accepted-but-invalid". A plain diagnostic with exit status 1 is the
+expected way to reject a mutant and is not a finding.
 
-Findings are grouped by a signature (the assertion or error message, or the
-first stack frames inside mlir/tile code, or "hang in TOOL"); the smallest
-mutant of each signature is reduced line by line (--reduce-time per
-signature) and written to --out as N-SIGNATURE.mlir, with N-SIGNATURE.log
-holding the command and the tool's output (and N-SIGNATURE.orig.mlir, the
-mutant before reduction).
+Findings are grouped by a signature: the assertion or LLVM ERROR message;
+"heap corruption in TOOL" (before a hang: a corrupted heap often hangs);
+"hang in TOOL"; "out of memory in TOOL"; else "crash in F via G", F the
+innermost stack frame in MLIR or tile code and G the closest tile function
+that called it (within a few frames). The smallest mutant of each signature
+is reduced (whole functions, regions and lines deleted while the signature
+still reproduces, --reduce-time seconds per signature) and written to --out
+as N-SIGNATURE.mlir, with N-SIGNATURE.log holding the command and the
+tool's output, and N-SIGNATURE.orig.mlir, the mutant before reduction;
+hits.tsv lists every finding run (input, tool, signature, seed, mutations).
 
 Usage: fuzz.py [--seed N] [--time SECONDS] [--max-inputs N] [--jobs N]
                [--corpus GLOB...] [--out DIR] [--quiet]
@@ -82,6 +91,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -979,11 +989,18 @@ def run_tool(command, timeout, memory_mb):
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-        try:
-            os.killpg(process.pid, 9)
-        except ProcessLookupError:
-            pass
-        output, _ = process.communicate()
+        # SIGQUIT first: LLVM's handler prints where the tool was (the
+        # stack and, on the pretty stack, the pass or parser it was in).
+        for sig, grace in ((signal.SIGQUIT, 5), (signal.SIGKILL, None)):
+            try:
+                os.killpg(process.pid, sig)
+            except ProcessLookupError:
+                pass
+            try:
+                output, _ = process.communicate(timeout=grace)
+                break
+            except subprocess.TimeoutExpired:
+                continue
     return Result(command, process.returncode,
                   output.decode("utf-8", errors="replace"),
                   time.time() - start, timed_out)
@@ -996,7 +1013,16 @@ NOT_THE_CAUSE = re.compile(r"llvm::sys::|SignalHandler|PrintStackTrace|"
                            r"CrashRecoveryContext|report_fatal_error|"
                            r"llvm_unreachable_internal|__assert|^abort|"
                            r"^raise|__pthread_kill|__restore_rt|^_start|"
-                           r"__libc_start")
+                           r"__libc_|^malloc|^free|^operator new|"
+                           r"^operator delete|^std::")
+# glibc's messages when it finds its heap corrupted.
+HEAP_CORRUPTION = re.compile(r"^(?:malloc\(\)|free\(\)|realloc\(\)|"
+                             r"malloc_consolidate\(\)|munmap_chunk\(\)|"
+                             r"double free|corrupted |Fatal glibc error)",
+                             re.M)
+# How far (in frames) from the crash a frame of ours may be to name the
+# caller in the signature (beyond, the crash site alone names it).
+CALLER_DEPTH = 5
 
 
 def function_name(frame):
@@ -1021,6 +1047,8 @@ def normalized(message):
 
 
 def crash_signature(tool, output):
+    if HEAP_CORRUPTION.search(output):
+        return "heap corruption in %s" % tool
     m = re.search(r"Assertion `(.+?)' failed", output)
     if m:
         return "assertion: %s" % m.group(1)
@@ -1039,20 +1067,28 @@ def crash_signature(tool, output):
         return "out of memory in %s" % tool
     frames = [function_name(f) for f in FRAME.findall(output)]
     frames = [f for f in frames if f and not NOT_THE_CAUSE.search(f)]
-    ours = [f for f in frames if re.search(r"mlir::|tile", f)]
+    ours = [k for k, f in enumerate(frames)
+            if re.search(r"mlir::|tile|\{anon\}", f)]
     m = re.search(r"ERROR: AddressSanitizer: ([\w-]+)", output)
     prefix = "asan %s" % m.group(1) if m else "crash"
     if not ours:
         return "%s in %s: %s" % (prefix, tool, frames[0] if frames
                                  else "no stack trace")
-    tile = next((f for f in ours if "tile" in f), None)
-    if tile and tile != ours[0]:
-        return "%s in %s via %s" % (prefix, ours[0], tile)
-    return "%s in %s" % (prefix, ours[0])
+    # The innermost frame of MLIR or of ours, and the closest caller of
+    # ours when the crash is in MLIR code it called.
+    crash = ours[0]
+    caller = next((k for k in ours[:CALLER_DEPTH + 1]
+                   if "tile" in frames[k] and k - crash <= CALLER_DEPTH),
+                  None)
+    if caller is not None and caller != crash:
+        return "%s in %s via %s" % (prefix, frames[crash], frames[caller])
+    return "%s in %s" % (prefix, frames[crash])
 
 
 def classify(tool, result):
     """The finding's signature, or None when the run went as it should."""
+    if HEAP_CORRUPTION.search(result.output):
+        return "heap corruption in %s" % tool
     if result.timed_out:
         return "hang in %s" % tool
     code = result.returncode
@@ -1304,6 +1340,7 @@ def fuzz(fuzzer, args, say):
               "findings": 0}
     seconds = {"tile-opt": 0.0, "tile-run": 0.0}
     seen = {s.text for s in fuzzer.seeds}
+    hits = []
     next_index, last_report = 0, start
 
     def record(index, seed, text, notes, run_args, runs):
@@ -1316,6 +1353,8 @@ def fuzz(fuzzer, args, say):
             if signature is None:
                 continue
             counts["findings"] += 1
+            hits.append("%d\t%s\t%s\t%s\t%s\n" % (
+                index, tool, signature, seed.name(), "; ".join(notes)))
             finding = findings.get(signature)
             if finding is None:
                 findings[signature] = Finding(signature, tool, index, seed,
@@ -1364,6 +1403,10 @@ def fuzz(fuzzer, args, say):
     elapsed = time.time() - start
 
     os.makedirs(args.out, exist_ok=True)
+    if hits:
+        with open(os.path.join(args.out, "hits.tsv"), "w") as f:
+            f.write("input\ttool\tsignature\tseed\tmutations\n")
+            f.writelines(sorted(hits, key=lambda h: int(h.split("\t")[0])))
     ordered = sorted(findings.values(), key=lambda f: f.first_index)
     paths = []
     for number, finding in enumerate(ordered, 1):

@@ -21,7 +21,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                    "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                                    "LSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]

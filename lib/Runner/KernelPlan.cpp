@@ -8,8 +8,11 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -120,6 +123,20 @@ static void findAccesses(mlir::tile::KernelOp kernel, KernelPlan &plan) {
   });
 }
 
+/// The largest finite value of a float kind.
+static double getLargestFinite(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+    return 65504.0;
+  case ElementKind::BF16:
+    return 3.3895313892515355e38;
+  case ElementKind::F32:
+    return std::numeric_limits<float>::max();
+  default:
+    return std::numeric_limits<double>::max();
+  }
+}
+
 /// Parses the `--arg` value of a scalar: a number for floats, an integer
 /// that fits the width for integers (signed or unsigned spelling).
 static llvm::Error parseScalar(ArgumentPlan &argument, llvm::StringRef text) {
@@ -127,6 +144,14 @@ static llvm::Error parseScalar(ArgumentPlan &argument, llvm::StringRef text) {
     if (text.getAsDouble(argument.scalar))
       return makeError(llvm::formatv("--arg {0}={1}: not a number",
                                      argument.name, text));
+    // Infinity and NaN only when spelled so, not from an overflow.
+    double largest = getLargestFinite(argument.kind);
+    if (std::isfinite(argument.scalar) ? std::fabs(argument.scalar) > largest
+                                       : !text.contains_insensitive("inf") &&
+                                             !text.contains_insensitive("nan"))
+      return makeError(llvm::formatv(
+          "--arg {0}={1}: out of the range of {2} (largest finite: {3:e})",
+          argument.name, text, printType(argument.type), largest));
     return llvm::Error::success();
   }
   unsigned width = argument.type.isIndex()
@@ -168,6 +193,36 @@ std::string ArgumentPlan::formatScalar() const {
   if (isFloat(kind))
     return llvm::formatv("{0:e17}", scalar).str();
   return std::to_string(integer);
+}
+
+/// Copies of the buffers tile-run holds at once: the run, the inputs kept
+/// for the reference, the reference's run.
+static constexpr uint64_t kHostCopies = 3;
+
+/// Refuses buffers whose bytes overflow or exceed the machine's memory
+/// (kHostCopies times), before anything is allocated.
+static llvm::Error checkHostMemory(const KernelPlan &plan) {
+  uint64_t total = 0;
+  for (const ArgumentPlan &argument : plan.arguments) {
+    if (!argument.isBuffer)
+      continue;
+    uint64_t bytes = getElementBytes(argument.kind);
+    for (int64_t size : argument.shape)
+      if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(size), &bytes))
+        return makeError(
+            llvm::formatv("argument '{0}': its size in bytes overflows 64 bits",
+                          argument.name));
+    if (__builtin_add_overflow(total, bytes, &total))
+      return makeError("the buffers' size in bytes overflows 64 bits");
+  }
+  uint64_t available = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                       static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  if (total > available / kHostCopies)
+    return makeError(llvm::formatv(
+        "the buffers take {0} bytes; tile-run holds {1} copies in host "
+        "memory, more than the {2} bytes of this machine",
+        total, kHostCopies, available));
+  return llvm::Error::success();
 }
 
 llvm::Expected<KernelPlan>
@@ -249,6 +304,8 @@ planKernel(mlir::tile::KernelOp kernel, const PlanOptions &options) {
     }
     plan.arguments.push_back(std::move(argument));
   }
+  if (llvm::Error error = checkHostMemory(plan))
+    return std::move(error);
   findAccesses(kernel, plan);
   ArrayRef<int64_t> threads = kernel.getThreads();
   for (size_t d = 0; d < threads.size(); ++d)

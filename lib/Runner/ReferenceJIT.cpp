@@ -10,7 +10,11 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Runner/GuardedRun.h"
+#include "tile/Runtime/CPURuntime.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstring>
@@ -57,6 +61,15 @@ llvm::Error runOnCPU(func::FuncOp func,
     });
   }
 
+  // Runtime checks (memref.dim of a dimension that exists, loads and stores
+  // in bounds, ...), whose failures call back into tile-run.
+  PassManager checks(context);
+  checks.addPass(createGenerateRuntimeVerificationPass());
+  if (failed(checks.run(*module)))
+    return makeError("cannot add runtime checks to the reference '" +
+                     func.getSymName() + "'");
+  lowerChecksToReports(*module);
+
   PassManager pm(context);
   mlir::tile::buildHostToLLVMPipeline(pm);
   if (failed(pm.run(*module)))
@@ -70,6 +83,23 @@ llvm::Error runOnCPU(func::FuncOp func,
   if (!engine)
     return makeError("cannot JIT-compile the reference '" + func.getSymName() +
                      "': " + llvm::toString(engine.takeError()));
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(kCheckFailedFunction)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&tile_runtime_check_failed),
+        llvm::JITSymbolFlags::Exported};
+    // f32 -> bf16 rounding that LLVM may call (not in every libgcc).
+    symbols[interner("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&tile_rt_truncsfbf2),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  auto entry =
+      (*engine)->lookupPacked(("_mlir_ciface_" + func.getSymName()).str());
+  if (!entry)
+    return makeError(
+        "cannot find the reference '" + func.getSymName() +
+        "' in its JIT-compiled code: " + llvm::toString(entry.takeError()));
 
   // Arguments: a pointer to a memref descriptor per buffer, scalars in
   // memory of their own width.
@@ -101,11 +131,8 @@ llvm::Error runOnCPU(func::FuncOp func,
     scalars[index] = argument.getScalarBits();
     packed.push_back(&scalars[index]);
   }
-  if (llvm::Error error = (*engine)->invokePacked(
-          ("_mlir_ciface_" + func.getSymName()).str(), packed))
-    return makeError("running the reference '" + func.getSymName() +
-                     "' failed: " + llvm::toString(std::move(error)));
-  return llvm::Error::success();
+  return callGuarded(*entry, packed.data(),
+                     ("the reference '" + func.getSymName() + "'").str());
 }
 
 } // namespace tile::runner

@@ -24,6 +24,7 @@
 #include "tile/InitAll.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Runner/CPUTarget.h"
+#include "tile/Runner/GuardedRun.h"
 #include "tile/Runner/KernelPlan.h"
 #include "tile/Runner/ReferenceJIT.h"
 #include "tile/Runner/Report.h"
@@ -353,6 +354,7 @@ static int runOnCPUTarget(ModuleOp lowered, const KernelPlan &plan,
                  std::vector<std::unique_ptr<HostBuffer>> &buffers)
       -> llvm::Error {
     llvm::StringRef name = mlir::tile::KernelOp(kernelPlan.kernel).getSymName();
+    FaultReport faults(("kernel '" + name + "' on the CPU target").str());
     llvm::Expected<::tile::cpu::LaunchResult> result =
         (*program)->launch(name, kernelPlan, getPointers(buffers), threads,
                            maxBlocks);

@@ -380,6 +380,15 @@ tile.kernel @pipelined_too_many_stages(%n: index) grid [1] threads [32] {
 
 // -----
 
+// Upstream accepts it as undefined behaviour; in a kernel it is a mistake.
+tile.kernel @dim_out_of_range(%x: memref<?xf32>) grid [1] threads [32] {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'memref.dim' op asks for dimension 1 of a memref of rank 1}}
+  %n = memref.dim %x, %c1 : memref<?xf32>
+}
+
+// -----
+
 tile.kernel @pipelined_zero_stages(%n: index) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -26,11 +26,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Hopper's limits on a thread block.
-static constexpr int64_t kMaxThreadsPerBlock = 1024;
-static constexpr int64_t kMaxThreadExtent[3] = {1024, 1024, 64};
-static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
-
 static constexpr int64_t kWarpGroupSize = 128;
 
 //===----------------------------------------------------------------------===//
@@ -543,8 +538,23 @@ static LogicalResult verifyCollectivePlacement(KernelOp kernel) {
   return failure(result.wasInterrupted());
 }
 
+/// Rejects a `memref.dim` of a dimension its memref does not have (upstream
+/// accepts it as undefined behaviour; in a kernel it is always a mistake).
+static LogicalResult verifyDimIndices(KernelOp kernel) {
+  WalkResult result = kernel->walk([&](memref::DimOp dim) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+    if (!index || !type || (*index >= 0 && *index < type.getRank()))
+      return WalkResult::advance();
+    dim.emitOpError("asks for dimension ")
+        << *index << " of a memref of rank " << type.getRank();
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult KernelOp::verifyRegions() {
-  if (failed(verifyGridSize(*this)))
+  if (failed(verifyGridSize(*this)) || failed(verifyDimIndices(*this)))
     return failure();
   int64_t sharedBytes = getStaticSharedMemoryBytes();
   if (sharedBytes > kMaxSharedMemoryBytes)

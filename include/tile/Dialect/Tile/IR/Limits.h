@@ -29,6 +29,11 @@ constexpr int64_t kMaxUnrolledOps = 32768;
 /// pipeline (each stage is a buffer and, unrolled, a copy of the body).
 constexpr int64_t kMaxPipelineStages = 16;
 
+/// Hopper's limits on a thread block (the kernel's verifier).
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+constexpr int64_t kMaxThreadExtent[3] = {1024, 1024, 64};
+constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_LIMITS_H
