@@ -29,6 +29,7 @@
 #include "tile/Runner/ReferenceJIT.h"
 #include "tile/Runner/Report.h"
 #include "tile/Runtime/CudaDriver.h"
+#include "tile/Tools/ParserWorkarounds.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -462,6 +463,8 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &message);
   if (!file)
     return fail(message);
+  if (failed(mlir::tile::rejectParserCrashInputs(*file)))
+    return fail("cannot parse '" + inputFile + "'");
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)

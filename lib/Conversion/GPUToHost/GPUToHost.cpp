@@ -158,6 +158,7 @@ private:
   // Step 1.
   LogicalResult lowerAsyncCopies(gpu::GPUFuncOp func);
   void instrumentAccesses(gpu::GPUFuncOp func);
+  void instrumentViews(gpu::GPUFuncOp func);
   void instrument(const Access &access);
   // Step 2.
   FailureOr<func::FuncOp> moveToHost(gpu::GPUFuncOp func);
@@ -308,6 +309,67 @@ LogicalResult HostLowering::lowerAsyncCopies(gpu::GPUFuncOp func) {
     copy.erase();
   }
   return success();
+}
+
+/// A `memref.view` whose bytes (shift plus the view's size) leave its source
+/// is reported as an out-of-bounds access at the view, and its shift is
+/// replaced by 0: the accesses through it, checked against the view's own
+/// shape, then stay inside the source (found by scripts/fuzz.py: a view past
+/// the end of the shared arena corrupted the heap).
+void HostLowering::instrumentViews(gpu::GPUFuncOp func) {
+  SmallVector<memref::ViewOp> views;
+  func.walk([&](memref::ViewOp view) { views.push_back(view); });
+  for (memref::ViewOp view : views) {
+    Location loc = view.getLoc();
+    builder.setInsertionPoint(view);
+    MemRefType type = view.getType();
+    Value viewBytes = arith::ConstantIndexOp::create(
+        builder, loc, getBufferElementBytes(type.getElementType()));
+    unsigned dynamicIndex = 0;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+      Value extent = type.isDynamicDim(dim)
+                         ? view.getSizes()[dynamicIndex++]
+                         : arith::ConstantIndexOp::create(builder, loc,
+                                                          type.getDimSize(dim))
+                               .getResult();
+      viewBytes = arith::MulIOp::create(builder, loc, viewBytes, extent);
+    }
+    Value sourceBytes =
+        memref::DimOp::create(builder, loc, view.getSource(), 0);
+    Value shift = view.getByteShift();
+    // shift <= sourceBytes - viewBytes, unsigned, and viewBytes <= sourceBytes.
+    Value room = arith::SubIOp::create(builder, loc, sourceBytes, viewBytes);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value inside = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, room,
+                              zero),
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, shift,
+                              room));
+    std::string typeText;
+    llvm::raw_string_ostream(typeText)
+        << type << " of " << view.getSource().getType()
+        << " (its bytes leave the source)";
+    int32_t site = addSite(view, typeText);
+    Value outside = arith::XOrIOp::create(
+        builder, loc, inside,
+        arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
+    auto ifOp = scf::IfOp::create(builder, loc, outside, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      SmallVector<Value> reported = {constantI32(loc, site),
+                                     constantI32(loc, 1)};
+      reported.push_back(arith::IndexCastOp::create(
+          builder, loc, builder.getI64Type(), shift));
+      for (unsigned i = 1; i < kReportedIndices; ++i)
+        reported.push_back(arith::ConstantIntOp::create(
+            builder, loc, builder.getI64Type(), 0));
+      call(loc, "tile_rt_out_of_bounds", {}, reported);
+    }
+    view.getByteShiftMutable().assign(
+        arith::SelectOp::create(builder, loc, inside, shift, zero));
+  }
 }
 
 void HostLowering::instrumentAccesses(gpu::GPUFuncOp func) {
@@ -949,6 +1011,7 @@ LogicalResult HostLowering::run() {
       if (failed(skipTestBarrier(gpuFunc)) ||
           failed(lowerAsyncCopies(gpuFunc)))
         return failure();
+      instrumentViews(gpuFunc);
       instrumentAccesses(gpuFunc);
       FailureOr<func::FuncOp> func = moveToHost(gpuFunc);
       if (failed(func) ||

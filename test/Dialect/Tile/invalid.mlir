@@ -1308,3 +1308,14 @@ tile.kernel @reduce_bitwise_float(%X: memref<4x64xf32>) grid [1] threads [64] {
   // expected-error @+1 {{'tile.reduce' op 'xor' reduction needs integers, got 'f32'}}
   tile.reduce xor %x into %s dim 1 : memref<4x64xf32, #tile.fragment> into memref<4xf32, #tile.fragment>
 }
+
+// -----
+
+// A stage view marked 'tile.swizzle' is rewritten as a swizzled tile: it
+// must be one (found by scripts/fuzz.py: a 1-D view crashed the rewrite).
+tile.kernel @swizzled_view_rank_one() grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %raw = tile.alloc_shared : memref<384xi8, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'memref.view' op is marked 'tile.swizzle' but its type cannot be swizzled: a swizzled buffer has a static shape of rank 2 or more (its last two dimensions are the tile)}}
+  %w = memref.view %raw[%c0][] {tile.swizzle} : memref<384xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+}

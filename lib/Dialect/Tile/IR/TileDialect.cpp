@@ -3,9 +3,11 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -39,6 +41,18 @@ void TileDialect::initialize() {
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
+  if (name == kSwizzledViewAttr) {
+    // A stage view of a swizzled buffer: its accesses are rewritten as
+    // those of a swizzled tile, which needs a tile that can be swizzled.
+    auto view = dyn_cast<memref::ViewOp>(op);
+    if (!view || !isa<UnitAttr>(attribute.getValue()))
+      return op->emitOpError("'")
+             << name << "' is a unit attribute of a 'memref.view'";
+    if (std::optional<std::string> why = whyNotSwizzlable(view.getType()))
+      return op->emitOpError("is marked '")
+             << name << "' but its type cannot be swizzled: " << *why;
+    return success();
+  }
   if (name != kRoleFirstAttr && name != kRoleThreadsAttr)
     return success();
   auto fail = [&](const Twine &why) {
