@@ -16,11 +16,12 @@ and, for a fraction of the mutants tile-opt accepts (--cpu-run-fraction),
 where ARGS is one of the seed file's `// CPU-SUITE:` lines (its GPU-SUITE
 lines without their timing flags when it has none; read as
 scripts/cpu-suite.py reads them), or `--check` when the seed has a
-reference and no such line (nothing when it has neither). Either tool must
-compile and run the mutant or reject it with a diagnostic; a mutant must
-never bring it down. The tools run under `ulimit -v` (--memory-limit), so
-that a mutant with huge shapes fails an allocation instead of taking the
-machine's memory.
+reference and no such line (nothing when it has neither); only for the
+seeds whose own run takes under 20 s with those arguments, so that a
+timeout means something. Either tool must compile and run the mutant or
+reject it with a diagnostic; a mutant must never bring it down. The tools
+run under `ulimit -v` (--memory-limit), so that a mutant with huge shapes
+fails an allocation instead of taking the machine's memory.
 
 Mutators (MUTATORS below; each mutant draws 1 to 3 of them):
   delete-op         delete a single-line op (the uses of its results, if
@@ -95,6 +96,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -390,11 +392,9 @@ def replace(line, start, end, text):
     return line[:start] + text + line[end:]
 
 
-def pick_line(rng, layout, lines, predicate=None):
-    candidates = [i for i in (lines if lines is not None
-                              else range(len(layout.lines)))
-                  if predicate is None or predicate(i)]
-    return rng.choice(candidates) if candidates else None
+def pick_op(rng, layout):
+    """A random single-line op (its line index), or None."""
+    return rng.choice(layout.ops) if layout.ops else None
 
 
 def rewire_uses(lines, layout, rng, names, line, after):
@@ -421,7 +421,7 @@ def rewire_uses(lines, layout, rng, names, line, after):
 
 
 def delete_op(lines, layout, rng, vocabulary):
-    i = pick_line(rng, layout, layout.ops)
+    i = pick_op(rng, layout)
     if i is None:
         return None
     note = "delete-op line %d `%s`" % (i + 1, lines[i].strip())
@@ -435,7 +435,7 @@ def delete_op(lines, layout, rng, vocabulary):
 
 
 def duplicate_op(lines, layout, rng, vocabulary):
-    i = pick_line(rng, layout, layout.ops)
+    i = pick_op(rng, layout)
     if i is None:
         return None
     copy = lines[i]
@@ -1121,6 +1121,8 @@ class Fuzzer:
         self.workdir = workdir
         self.opt_args = shlex.split(args.tile_opt_args)
         self.run_args = shlex.split(args.tile_run_args)
+        self.baselines = {}
+        self.lock = threading.Lock()
 
     def tool_command(self, tool, path, run_args):
         if tool == "tile-opt":
@@ -1142,7 +1144,25 @@ class Fuzzer:
                 run_args = ["--check"] if seed.has_reference else []
         return seed, "\n".join(lines) + "\n", notes, run_args
 
-    def run(self, index, text, run_args):
+    def runs_fast(self, seed, run_args):
+        """Whether tile-run runs the seed itself with these arguments in a
+        third of its time limit: else a mutant that times out says nothing
+        (the seed's own run is not counted as an input)."""
+        key = (seed.path, seed.chunk, tuple(run_args))
+        with self.lock:
+            if key in self.baselines:
+                return self.baselines[key]
+        path = os.path.join(self.workdir, "seed-%d.mlir" % id(key))
+        with open(path, "w") as f:
+            f.write(seed.text)
+        result = run_tool(self.tool_command("tile-run", path, run_args),
+                          TILE_RUN_TIMEOUT / 3, self.args.memory_limit)
+        os.remove(path)
+        with self.lock:
+            self.baselines[key] = not result.timed_out
+        return not result.timed_out
+
+    def run(self, index, seed, text, run_args):
         """Runs the tools on a mutant; [(tool, result, signature)]."""
         path = os.path.join(self.workdir, "mutant-%d.mlir" % index)
         with open(path, "w") as f:
@@ -1152,7 +1172,8 @@ class Fuzzer:
             result = run_tool(self.tool_command("tile-opt", path, []),
                               TILE_OPT_TIMEOUT, self.args.memory_limit)
             runs.append(("tile-opt", result, classify("tile-opt", result)))
-            if run_args is not None and result.returncode == 0:
+            if (run_args is not None and result.returncode == 0 and
+                    self.runs_fast(seed, run_args)):
                 result = run_tool(self.tool_command("tile-run", path,
                                                     run_args),
                                   TILE_RUN_TIMEOUT, self.args.memory_limit)
@@ -1384,7 +1405,7 @@ def fuzz(fuzzer, args, say):
                 if text in seen:
                     continue
                 seen.add(text)
-                future = pool.submit(fuzzer.run, index, text, run_args)
+                future = pool.submit(fuzzer.run, index, seed, text, run_args)
                 pending[future] = (index, seed, text, notes, run_args)
             if not pending:
                 break

@@ -11,7 +11,7 @@ launches in a row, each checked: a hang or a race shows up).
 
 Usage: gpu-sanitize.py [--tile-run PATH] [--log-dir DIR] [--repeat N]
                        [--jobs N] [--tools memcheck,racecheck,synccheck]
-                       [FILE...]
+                       [--exclude REGEX] [FILE...]
 Prints one row per tool and run, the errors each tool reported, and
 `sanitize: N runs, E errors, F failed`; exit status 1 when any tool reported
 an error or a run failed.
@@ -82,6 +82,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=4,
                         help="sanitizer processes at once on the GPU")
     parser.add_argument("--tools", default="memcheck,racecheck,synccheck")
+    parser.add_argument("--exclude", default=None,
+                        help="skip runs whose label (FILE#N) matches this "
+                             "regular expression")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     files = args.files or [
@@ -106,6 +109,8 @@ def main():
             if "--check" not in run_args:
                 continue
             label = name + ("#%d" % (index + 1) if len(lines) > 1 else "")
+            if args.exclude and re.search(args.exclude, label):
+                continue
             for tool in tools:
                 log = os.path.join(args.log_dir, re.sub(
                     r"[/#]", "_", label) + "." + tool + ".log")

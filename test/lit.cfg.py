@@ -20,6 +20,10 @@ config.excludes = ["Inputs"]
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+# The fuzzer's time budget (test/Tools/fuzz.test): short by default, longer
+# with `lit --param fuzz_seconds=N` (scripts/test.sh: TILE_FUZZ_SECONDS).
+config.substitutions.append(
+    ("%fuzz_seconds", lit_config.params.get("fuzz_seconds", "60")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                     "ASAN_OPTIONS", "UBSAN_OPTIONS",

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -217,10 +218,14 @@ static llvm::Error checkHostMemory(const KernelPlan &plan) {
   }
   uint64_t available = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
                        static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  // An address-space limit (ulimit -v) caps it too.
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    available = std::min<uint64_t>(available, limit.rlim_cur);
   if (total > available / kHostCopies)
     return makeError(llvm::formatv(
         "the buffers take {0} bytes; tile-run holds {1} copies in host "
-        "memory, more than the {2} bytes of this machine",
+        "memory, more than the {2} bytes this process may use",
         total, kHostCopies, available));
   return llvm::Error::success();
 }

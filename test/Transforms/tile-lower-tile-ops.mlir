@@ -309,14 +309,14 @@ tile.kernel @whole_chunk_load(%C: memref<?x?xf16> {tile.multiple_of = 8}, %i: in
 // -----
 
 // Limits (docs/TileDialect.md): a nest of unrolled loops whose copies would
-// exceed 32768 operations is an error at the outer loop. The inner loop is
+// exceed 8192 operations is an error at the outer loop. The inner loop is
 // unrolled first (64 copies of 9 operations); the outer loop would then
 // make 64 copies of 577.
 tile.kernel @unroll_nest_too_large(%A: memref<64x64xf32>) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  // expected-error @+1 {{unrolling 64 copies of a body of 577 operations would create more than the 32768 operations allowed for one unrolled loop}}
+  // expected-error @+1 {{unrolling 64 copies of a body of 577 operations would create more than the 8192 operations allowed for one unrolled loop}}
   tile.unroll %i = %c0 to %c64 step %c1 {
     tile.unroll %j = %c0 to %c64 step %c1 {
       %v = memref.load %A[%i, %j] : memref<64x64xf32>

@@ -258,14 +258,14 @@ tile.kernel @strided_columns(%A: memref<64x64xf32>) grid [64] threads [1] {
 // -----
 
 // Limits (docs/TileDialect.md): scalar code of 4096 copies of 9 operations
-// is over the 32768 operations one unrolled loop may create.
+// is over the 8192 operations one unrolled loop may create.
 tile.kernel @scalar_too_large(%A: memref<8192xf32>) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c4096 = arith.constant 4096 : index
   // expected-remark @+2 {{not vectorized}}
-  // expected-error @+1 {{unrolling 4096 copies of a body of 9 operations would create more than the 32768 operations allowed for one unrolled loop}}
+  // expected-error @+1 {{unrolling 4096 copies of a body of 9 operations would create more than the 8192 operations allowed for one unrolled loop}}
   tile.vectorized %k = %c0 to %c4096 step %c1 {
     %i = arith.muli %k, %c2 : index
     %v = memref.load %A[%i] : memref<8192xf32>

@@ -46,6 +46,12 @@ enum ContextSlot : int {
 /// The most threads a block may have, as on every CUDA GPU since sm_20.
 constexpr int64_t kMaxBlockThreads = 1024;
 
+/// The most GPU threads one CPU launch runs (blocks times block threads,
+/// after LaunchSpec::maxBlocks): about a minute of empty threads. Past it
+/// the launch is refused instead of running for hours; `--blocks N` runs
+/// the first N blocks of a larger grid.
+constexpr int64_t kMaxLaunchThreads = int64_t(1) << 28;
+
 /// The most report strings a LaunchResult keeps (its counts stay exact).
 constexpr size_t kMaxReports = 100;
 

@@ -1008,7 +1008,14 @@ LogicalResult HostLowering::run() {
       if (!gpuFunc.isKernel())
         return gpuFunc.emitOpError(
             "is not a kernel; the CPU target only runs kernels");
-      if (failed(skipTestBarrier(gpuFunc)) ||
+      // Inline PTX (e.g. a packed f16x2 atomic) has no host meaning; the
+      // host JIT would abort on it.
+      WalkResult inlineAsm = gpuFunc.walk([](LLVM::InlineAsmOp op) {
+        op.emitOpError("is inline PTX, which the CPU target cannot run (")
+            << op.getAsmString() << ")";
+        return WalkResult::interrupt();
+      });
+      if (inlineAsm.wasInterrupted() || failed(skipTestBarrier(gpuFunc)) ||
           failed(lowerAsyncCopies(gpuFunc)))
         return failure();
       instrumentViews(gpuFunc);

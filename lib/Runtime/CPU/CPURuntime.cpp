@@ -629,6 +629,15 @@ LaunchResult tile::cpu::launch(const LaunchSpec &spec) {
   if (spec.maxBlocks > 0)
     blockCount = std::min(blockCount, spec.maxBlocks);
   int64_t blockThreads = spec.block[0] * spec.block[1] * spec.block[2];
+  if (blockCount > kMaxLaunchThreads / blockThreads) {
+    result.reports.push_back(
+        "invalid launch: " + std::to_string(blockCount) + " blocks of " +
+        std::to_string(blockThreads) + " threads are more than the " +
+        std::to_string(kMaxLaunchThreads) +
+        " threads the CPU target runs in one launch (run the first blocks "
+        "with --blocks N)");
+    return result;
+  }
   unsigned workerCount =
       spec.workers ? spec.workers
                    : std::max(1u, std::thread::hardware_concurrency());
