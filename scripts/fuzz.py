@@ -669,7 +669,8 @@ def attribute(lines, layout, rng, vocabulary):
 
 
 REDUCE_KINDS = ["add", "mul", "max", "min", "and", "or", "xor"]
-MEMORY_SPACES = ["#gpu.address_space<workgroup>", "#gpu.address_space<private>",
+MEMORY_SPACES = ["#gpu.address_space<workgroup>",
+                 "#gpu.address_space<private>",
                  "#gpu.address_space<global>", "#tile.fragment", "3", None]
 OP_FAMILIES = [
     ["tile.serial", "tile.unroll", "tile.vectorized", "tile.pipelined"],
@@ -761,8 +762,7 @@ def keyword_memory_space(lines, layout, rng):
     new = list(lines)
     text = ", " + value if value else ""
     if everywhere:
-        for j, code in enumerate(layout.codes):
-            new[j] = new[j].replace(", " + old, text)
+        new = [line.replace(", " + old, text) for line in new]
     else:
         new[i] = replace(lines[i], start, end, text)
     return new, "keyword line %d: memory space %s -> %s%s" % (
@@ -977,8 +977,8 @@ def run_tool(command, timeout, memory_mb):
     limit (MiB; 0: none); kills the group when it runs past the timeout."""
     wrapped = command
     if memory_mb:
-        wrapped = ["sh", "-c", 'ulimit -v %d && exec "$@"' % (memory_mb * 1024),
-                   "sh"] + command
+        limit = 'ulimit -v %d && exec "$@"' % (memory_mb * 1024)
+        wrapped = ["sh", "-c", limit, "sh"] + command
     start = time.time()
     process = subprocess.Popen(wrapped, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT,
