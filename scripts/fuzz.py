@@ -1006,9 +1006,16 @@ def run_tool(command, timeout, memory_mb):
                   time.time() - start, timed_out)
 
 
-FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-f]+\s+(?:in\s+)?(.+?)"
-                   r"(?:\s+\(\S+\+0x[0-9a-f]+\)|\s+/\S+:\d+(?::\d+)?)?\s*$",
-                   re.M)
+# A symbolized stack frame: the function, then the binary
+# (`(/path/tile-opt+0x12)`) or the source file (`Vectorize.cpp:0:0`).
+FRAME = re.compile(r"^[ \t]*#\d+[ \t]+0x[0-9a-f]+[ \t]+(?:in[ \t]+)?(.+?)"
+                   r"(?:[ \t]+\(\S+\+0x[0-9a-f]+\)|[ \t]+(\S+?):\d+(?::\d+)?)?"
+                   r"[ \t]*$", re.M)
+# The repository's sources: a frame in one of them is ours even when its
+# function (a static one) has no `tile` in its name.
+OUR_SOURCES = {os.path.basename(p) for d in ("lib", "tools")
+               for p in glob.glob(os.path.join(ROOT, d, "**", "*.cpp"),
+                                  recursive=True)}
 NOT_THE_CAUSE = re.compile(r"llvm::sys::|SignalHandler|PrintStackTrace|"
                            r"CrashRecoveryContext|report_fatal_error|"
                            r"llvm_unreachable_internal|__assert|^abort|"
@@ -1022,7 +1029,7 @@ HEAP_CORRUPTION = re.compile(r"^(?:malloc\(\)|free\(\)|realloc\(\)|"
                              re.M)
 # How far (in frames) from the crash a frame of ours may be to name the
 # caller in the signature (beyond, the crash site alone names it).
-CALLER_DEPTH = 5
+CALLER_DEPTH = 8
 
 
 def function_name(frame):
@@ -1065,24 +1072,32 @@ def crash_signature(tool, output):
         return "ubsan: %s" % normalized(m.group(1))
     if re.search(r"std::bad_alloc|out of memory", output):
         return "out of memory in %s" % tool
-    frames = [function_name(f) for f in FRAME.findall(output)]
-    frames = [f for f in frames if f and not NOT_THE_CAUSE.search(f)]
-    ours = [k for k, f in enumerate(frames)
-            if re.search(r"mlir::|tile|\{anon\}", f)]
+    frames = []  # (function, label, ours)
+    for frame, source in FRAME.findall(output):
+        name = function_name(frame)
+        if not name or NOT_THE_CAUSE.search(name):
+            continue
+        in_source = source in OUR_SOURCES
+        frames.append((name, "%s (%s)" % (name, source) if in_source
+                       else name, in_source or "tile" in name))
+    known = [k for k, (name, _, ours) in enumerate(frames)
+             if ours or re.search(r"mlir::|\{anon\}", name)]
     m = re.search(r"ERROR: AddressSanitizer: ([\w-]+)", output)
     prefix = "asan %s" % m.group(1) if m else "crash"
-    if not ours:
-        return "%s in %s: %s" % (prefix, tool, frames[0] if frames
+    if not known:
+        return "%s in %s: %s" % (prefix, tool, frames[0][1] if frames
                                  else "no stack trace")
-    # The innermost frame of MLIR or of ours, and the closest caller of
-    # ours when the crash is in MLIR code it called.
-    crash = ours[0]
-    caller = next((k for k in ours[:CALLER_DEPTH + 1]
-                   if "tile" in frames[k] and k - crash <= CALLER_DEPTH),
-                  None)
-    if caller is not None and caller != crash:
-        return "%s in %s via %s" % (prefix, frames[crash], frames[caller])
-    return "%s in %s" % (prefix, frames[crash])
+    # The innermost frame of MLIR or of ours, and when it is MLIR's, the
+    # closest caller of ours (an op's parser does not count: the crash is
+    # then the generic parser's).
+    crash = known[0]
+    caller = None if frames[crash][2] else next(
+        (k for k in known if crash < k <= crash + CALLER_DEPTH and
+         frames[k][2] and not frames[k][0].endswith("::parse")), None)
+    if caller is not None:
+        return "%s in %s via %s" % (prefix, frames[crash][1],
+                                    frames[caller][1])
+    return "%s in %s" % (prefix, frames[crash][1])
 
 
 def classify(tool, result):

@@ -213,3 +213,20 @@ tile.kernel @untracked_buffers(%X: memref<64xf32>, %Y: memref<8xvector<4xf32>>) 
   %b = memref.load %e[%c1] : memref<8xvector<4xf32>>
   memref.store %b, %Y[%c0] : memref<8xvector<4xf32>>
 }
+
+// -----
+
+// A constant index past the buffer (here 2^63 - 1, where index + 1
+// overflows) is not an access the pass can forward: it stays a load
+// (found by scripts/fuzz.py; it crashed building a vector.extract).
+// CHECK-LABEL: tile.kernel @index_past_the_end
+// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<1xf32>
+tile.kernel @index_past_the_end(%y: memref<1xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %big = arith.constant 9223372036854775807 : index
+  %zero = arith.constant 0.0 : f32
+  %acc = tile.alloc_local : memref<1xf32>
+  memref.store %zero, %acc[%c0] : memref<1xf32>
+  %r = memref.load %acc[%big] : memref<1xf32>
+  memref.store %r, %y[%c0] : memref<1xf32>
+}

@@ -277,3 +277,22 @@ tile.kernel @scalar_too_large(%A: memref<8192xf32>) grid [1] threads [32] {
     memref.store %t, %A[%i] : memref<8192xf32>
   }
 }
+
+// -----
+
+// Two asynchronous stores of one loaded vector: both become cp.async (the
+// first used to erase the load the second still mapped to; found by
+// scripts/fuzz.py).
+// CHECK-LABEL: tile.kernel @two_async_stores
+// CHECK-COUNT-2: nvgpu.device_async_copy
+tile.kernel @two_async_stores(%A: memref<1024xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %s = tile.alloc_shared : memref<2x8xf16, #gpu.address_space<workgroup>>
+  tile.vectorized %e = %c0 to %c8 step %c1 {
+    %v = memref.load %A[%e] : memref<1024xf16>
+    memref.store %v, %s[%c0, %e] {tile.async} : memref<2x8xf16, #gpu.address_space<workgroup>>
+    memref.store %v, %s[%c1, %e] {tile.async} : memref<2x8xf16, #gpu.address_space<workgroup>>
+  }
+}

@@ -69,8 +69,9 @@ static std::optional<int64_t> getConstantLinearIndex(MemRefType type,
     std::optional<int64_t> value = getConstantIntValue(index);
     if (!value || *value < 0)
       return std::nullopt;
-    int64_t extent = dim + 1 == shape.size() ? *value + count : *value + 1;
-    if (extent > shape[dim])
+    // value + span <= extent, without overflow (value may be INT64_MAX).
+    int64_t span = dim + 1 == shape.size() ? count : 1;
+    if (*value > shape[dim] - span)
       return std::nullopt;
     linear = linear * shape[dim] + *value;
   }

@@ -268,8 +268,8 @@ static bool buildAsyncCopy(OpBuilder &builder, Location loc, Operation &store,
       builder, loc, target, indices, load.getBase(), load.getIndices(),
       builder.getIndexAttr(elements), /*srcElements=*/Value(),
       bytes == 16 ? builder.getUnitAttr() : UnitAttr());
-  if (load->use_empty())
-    load->erase();
+  // The load may now be dead; rewrite() erases it once every op of the body
+  // has been emitted (another store may still map to it).
   return true;
 }
 
@@ -282,6 +282,7 @@ static void rewrite(VectorizedOp loop, const VectorizationPlan &plan,
   llvm::DenseMap<Operation *, const ContiguousAccess *> accessOf;
   for (const ContiguousAccess &access : plan.accesses)
     accessOf[access.op] = &access;
+  SmallVector<vector::LoadOp> vectorLoads;
 
   for (int64_t group = 0; group < tripCount / width; ++group) {
     IRMapping mapping;
@@ -312,6 +313,7 @@ static void rewrite(VectorizedOp loop, const VectorizationPlan &plan,
           auto vector = vector::LoadOp::create(
               builder, loc, vectorType, access->memref, indices,
               /*nontemporal=*/false, alignment);
+          vectorLoads.push_back(vector);
           mapping.map(load.getResult(), vector.getResult());
         } else {
           Value value = vectorOf(cast<memref::StoreOp>(op).getValue(), width);
@@ -344,6 +346,10 @@ static void rewrite(VectorizedOp loop, const VectorizationPlan &plan,
       mapping.map(op.getResults(), vectorOp->getResults());
     }
   }
+  // Loads whose only stores became asynchronous copies.
+  for (vector::LoadOp load : vectorLoads)
+    if (load->use_empty())
+      load->erase();
   loop.erase();
 }
 
