@@ -52,6 +52,11 @@ constexpr int64_t kMaxBlockThreads = 1024;
 /// the first N blocks of a larger grid.
 constexpr int64_t kMaxLaunchThreads = int64_t(1) << 28;
 
+/// Out-of-bounds accesses (each reported once per site, then skipped) after
+/// which a worker stops its launch: a loop that keeps missing would
+/// otherwise run for hours on the CPU (found by scripts/fuzz.py).
+constexpr uint64_t kMaxOutOfBoundsAccesses = uint64_t(1) << 20;
+
 /// The most report strings a LaunchResult keeps (its counts stay exact).
 constexpr size_t kMaxReports = 100;
 

@@ -144,6 +144,9 @@ public:
   /// Results, merged by launch.
   ReportSet reports;
   uint64_t deadlocks = 0;
+  /// Set once this worker's threads made kMaxOutOfBoundsAccesses
+  /// out-of-bounds accesses: the block is abandoned, no more are taken.
+  bool stopped = false;
   std::map<int32_t, FirstReport> outOfBoundsSites;
   std::unique_ptr<RaceDetector> raceDetector;
 
@@ -159,6 +162,7 @@ private:
   std::string describeCurrentThread() const;
   static void threadMain(void *argument);
 
+  uint64_t outOfBoundsAccesses = 0;
   const LaunchSpec &spec;
   const int64_t blockThreads;
   /// The worker's native context, resumed whenever a fiber yields.
@@ -237,8 +241,11 @@ void Worker::run(std::atomic<int64_t> &nextBlock, int64_t blockCount) {
   currentWorker = this;
   if (initialize()) {
     for (int64_t block = nextBlock.fetch_add(1); block < blockCount;
-         block = nextBlock.fetch_add(1))
+         block = nextBlock.fetch_add(1)) {
       runBlock(block);
+      if (stopped)
+        break;
+    }
   }
   currentWorker = previous;
 }
@@ -279,6 +286,11 @@ void Worker::runBlock(int64_t linearBlock) {
       ThreadState *thread = runnable[index];
       current = thread;
       Fiber::switchTo(scheduler, thread->fiber);
+      if (stopped) {
+        // The threads of the block are abandoned, as on a deadlock.
+        current = nullptr;
+        return;
+      }
       if (!thread->finished)
         runnable[kept++] = thread;
     }
@@ -566,6 +578,18 @@ void Worker::sharedAccess(uint64_t address, uint64_t bytes, int32_t site,
 }
 
 void Worker::outOfBounds(int32_t site, int32_t rank, const int64_t *indices) {
+  // A kernel that keeps missing (a long loop out of bounds) is stopped
+  // rather than run to its end, which could take hours on the CPU.
+  if (++outOfBoundsAccesses >= kMaxOutOfBoundsAccesses && !stopped) {
+    stopped = true;
+    reports.insert("launch stopped after " +
+                   std::to_string(kMaxOutOfBoundsAccesses) +
+                   " out-of-bounds accesses in the blocks of one worker "
+                   "(block " +
+                   formatIndex(blockId) + " and later blocks did not finish)");
+  }
+  if (stopped)
+    yield(); // Never resumed: runBlock abandons the block.
   if (outOfBoundsSites.count(site))
     return;
   std::string text =
@@ -670,7 +694,10 @@ LaunchResult tile::cpu::launch(const LaunchSpec &spec) {
       for (const auto &[key, report] : worker->raceDetector->getRaces())
         keepFirst(races, key, report);
   }
-  if (nextBlock.load() < blockCount)
+  bool stopped = std::any_of(
+      workers.begin(), workers.end(),
+      [](const std::unique_ptr<Worker> &worker) { return worker->stopped; });
+  if (nextBlock.load() < blockCount && !stopped)
     reports.insert("no CPU worker could start: blocks " +
                    std::to_string(nextBlock.load()) + " and up did not run");
   result.outOfBounds = outOfBounds.size();
