@@ -39,18 +39,27 @@ MBARRIER_OPS = re.compile(r"tile\.warp_specialize|tma|wgmma|mbarrier")
 SUMMARY = re.compile(r"(ERROR|RACECHECK) SUMMARY: (\d+) (errors?|hazards?)")
 
 
-def sanitize(tool_run, tool, path, args, log):
-    command = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "3",
-               tool_run, path, "--target=gpu"] + args
+def run(command, timeout=300):
+    """(status, output, seconds) of `command`; status -1 and TIMEOUT in the
+    output when it runs past `timeout` seconds (a hang)."""
     start = time.time()
     try:
         result = subprocess.run(command, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True,
-                                timeout=300)
-        output, status = result.stdout, result.returncode
+                                timeout=timeout)
+        status, output = result.returncode, result.stdout
     except subprocess.TimeoutExpired as error:
-        output, status = (error.stdout or b"").decode() + "\nTIMEOUT", -1
-    seconds = time.time() - start
+        output = error.stdout or ""
+        if isinstance(output, bytes):
+            output = output.decode(errors="replace")
+        status, output = -1, output + "\nTIMEOUT (a hang?)"
+    return status, output, time.time() - start
+
+
+def sanitize(tool_run, tool, path, args, log):
+    command = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "3",
+               tool_run, path, "--target=gpu"] + args
+    status, output, seconds = run(command)
     if log:
         with open(log, "w") as f:
             f.write(" ".join(shlex.quote(c) for c in command) + "\n" + output)
@@ -60,17 +69,9 @@ def sanitize(tool_run, tool, path, args, log):
 
 
 def repeat(tile_run, path, args, count):
-    command = [tile_run, path, "--target=gpu", "--check-repeat",
-               str(count)] + args
-    start = time.time()
-    try:
-        result = subprocess.run(command, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True,
-                                timeout=300)
-        status, output = result.returncode, result.stdout
-    except subprocess.TimeoutExpired:
-        status, output = -1, "TIMEOUT (a hang?)"
-    return status, 0, time.time() - start, output
+    status, output, seconds = run([tile_run, path, "--target=gpu",
+                                   "--check-repeat", str(count)] + args)
+    return status, 0, seconds, output
 
 
 def main():

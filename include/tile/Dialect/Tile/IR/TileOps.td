@@ -367,7 +367,9 @@ def Tile_UnrollOp : Tile_RangeLoopOp<"unroll"> {
   let description = [{
     Same semantics as `tile.serial`; the lowering unrolls it completely, so
     the bounds and the step must be constants. Use it to keep per-thread
-    buffers in registers.
+    buffers in registers. At most 4096 iterations, and one unrolled loop
+    (nested unrolled loops included) creates at most 8192 operations
+    (docs/TileDialect.md, "Limits").
 
     ```mlir
     tile.unroll %i = %c0 to %c8 step %c1 {
@@ -383,7 +385,9 @@ def Tile_VectorizedOp : Tile_RangeLoopOp<"vectorized"> {
     Same semantics as `tile.serial`, with constant bounds and step. The
     vectorizer turns the loads and stores of the body into vector accesses of
     up to 128 bits when it proves them contiguous and aligned; otherwise it
-    keeps scalar code and emits a remark that says why.
+    keeps scalar code and emits a remark that says why. At most 4096
+    iterations; its copies count toward the 8192 operations of one
+    unrolled loop (docs/TileDialect.md, "Limits").
 
     ```mlir
     tile.vectorized %k = %c0 to %c8 step %c1 {
@@ -402,8 +406,8 @@ def Tile_PipelinedOp : Tile_RangeLoopOp<"pipelined", [
     iterations ahead of the computation that reads them: the lowering
     multi-buffers the shared buffers written by `tile.copy` in the body,
     turns those copies into asynchronous copies, and emits the prologue, the
-    waits and the epilogue. `stages = 1` is an ordinary serial loop. The
-    bounds must be uniform across the block.
+    waits and the epilogue. `stages = 1` is an ordinary serial loop; at most
+    16 stages. The bounds must be uniform across the block.
 
     By default the lowering unrolls the loop by the stage count, so that
     every stage is a buffer of its own at a constant address. With `rolled`
