@@ -130,17 +130,23 @@ static void writeError(const char *text) {
   (void)ignored;
 }
 
+/// Outside a guarded call (a CPU-target worker): "tile-run: WHAT HOW
+/// DETAIL", then exit status 1. Async-signal-safe.
+[[noreturn]] static void reportAndExit(const char *how, const char *detail) {
+  writeError("tile-run: ");
+  writeError(runningWhat.data());
+  writeError(how);
+  writeError(detail);
+  writeError("\n");
+  ::_exit(1);
+}
+
 static void onFault(int signal) {
   if (activeGuard) {
     caughtSignal = signal;
     siglongjmp(*activeGuard, 1);
   }
-  writeError("tile-run: ");
-  writeError(runningWhat.data());
-  writeError(" crashed: ");
-  writeError(describeSignal(signal));
-  writeError("\n");
-  ::_exit(1);
+  reportAndExit(" crashed: ", describeSignal(signal));
 }
 
 namespace {
@@ -208,10 +214,5 @@ extern "C" void tile_runtime_check_failed(const char *message) {
     failedCheck = message;
     siglongjmp(*activeGuard, 1);
   }
-  writeError("tile-run: ");
-  writeError(runningWhat.data());
-  writeError(" failed a runtime check at ");
-  writeError(message);
-  writeError("\n");
-  ::_exit(1);
+  reportAndExit(" failed a runtime check at ", message);
 }
