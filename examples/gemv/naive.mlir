@@ -6,7 +6,9 @@
 // f16 inputs and f32 accumulation, N = K = 1024, BLOCK_N = BLOCK_K = 128. One
 // thread per output element; each K tile of A and B is staged in shared
 // memory by every thread, then reduced from there. Barrier insertion makes
-// the staging safe (the loops below have none on purpose).
+// the staging safe (the loops below have none on purpose). The running sum
+// is carried by the loops (iter_args) where TileLang keeps a one-element
+// register buffer.
 
 // CHECK-LABEL: tile.kernel @gemv_naive
 // CHECK-SAME: grid [8] threads [128]
@@ -22,11 +24,10 @@ tile.kernel @gemv_naive(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
   %tn = tile.thread_id x
   %A_shared = tile.alloc_shared : memref<128xf16, #gpu.address_space<workgroup>>
   %B_shared = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
-  %C_reg = tile.alloc_local : memref<1xf32>
-  tile.clear %C_reg : memref<1xf32>
+  %zero = arith.constant 0.0 : f32
   %n = affine.apply affine_map<(bn, tn) -> (bn * 128 + tn)>(%bn, %tn)
   // CHECK: tile.serial
-  tile.serial %bk = %c0 to %c8 step %c1 {
+  %C_reg = tile.serial %bk = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
     // Stage the K tile: A_shared[tk] = A[k], B_shared[tn, tk] = B[n, k].
     tile.serial %tk = %c0 to %c128 step %c1 {
       %k = affine.apply affine_map<(bk, tk) -> (bk * 128 + tk)>(%bk, %tk)
@@ -35,20 +36,19 @@ tile.kernel @gemv_naive(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
       %b = memref.load %B[%n, %k] : memref<1024x1024xf16>
       memref.store %b, %B_shared[%tn, %tk] : memref<128x128xf16, #gpu.address_space<workgroup>>
     }
-    // C_reg += f32(A_shared[tk]) * f32(B_shared[tn, tk]).
-    tile.serial %tk = %c0 to %c128 step %c1 {
+    // sum += f32(A_shared[tk]) * f32(B_shared[tn, tk]).
+    %tile_sum = tile.serial %tk = %c0 to %c128 step %c1 iter_args(%partial = %acc) -> (f32) {
       %a = memref.load %A_shared[%tk] : memref<128xf16, #gpu.address_space<workgroup>>
       %b = memref.load %B_shared[%tn, %tk] : memref<128x128xf16, #gpu.address_space<workgroup>>
       %af = arith.extf %a : f16 to f32
       %bf = arith.extf %b : f16 to f32
       %prod = arith.mulf %af, %bf : f32
-      %acc = memref.load %C_reg[%c0] : memref<1xf32>
-      %sum = arith.addf %acc, %prod : f32
-      memref.store %sum, %C_reg[%c0] : memref<1xf32>
+      %sum = arith.addf %partial, %prod : f32
+      tile.yield %sum : f32
     }
+    tile.yield %tile_sum : f32
   }
-  %acc = memref.load %C_reg[%c0] : memref<1xf32>
-  %res = arith.truncf %acc : f32 to f16
+  %res = arith.truncf %C_reg : f32 to f16
   memref.store %res, %C[%n] : memref<1024xf16>
 }
 

@@ -330,3 +330,61 @@ tile.kernel @unroll_nest_too_large(%A: memref<64x64xf32>) grid [1] threads [32] 
     }
   }
 }
+
+// -----
+
+// A serial loop carrying a value becomes an scf.for carrying it; an unrolled
+// one becomes one copy of its body per iteration, each fed the value the
+// previous copy yielded, the last one replacing the loop's result.
+// CHECK-LABEL: tile.kernel @iter_args
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[SUM:.+]] = scf.for %[[K:.+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (f32) {
+// CHECK:   %[[V:.+]] = memref.load %{{.*}}[%[[K]]] : memref<1024xf32>
+// CHECK:   %[[NEXT:.+]] = arith.addf %[[ACC]], %[[V]] : f32
+// CHECK:   scf.yield %[[NEXT]] : f32
+// CHECK: }
+// CHECK: %[[L0:.+]] = memref.load %{{.*}}[%{{.*}}] : memref<4xf32>
+// CHECK: %[[P0:.+]] = arith.mulf %[[SUM]], %[[L0]] : f32
+// CHECK: %[[L1:.+]] = memref.load %{{.*}}[%{{.*}}] : memref<4xf32>
+// CHECK: %[[P1:.+]] = arith.mulf %[[P0]], %[[L1]] : f32
+// CHECK: %[[L2:.+]] = memref.load %{{.*}}[%{{.*}}] : memref<4xf32>
+// CHECK: %[[P2:.+]] = arith.mulf %[[P1]], %[[L2]] : f32
+// CHECK: %[[L3:.+]] = memref.load %{{.*}}[%{{.*}}] : memref<4xf32>
+// CHECK: %[[P3:.+]] = arith.mulf %[[P2]], %[[L3]] : f32
+// CHECK-NOT: scf.for
+// CHECK: memref.store %[[P3]], %{{.*}}[%{{.*}}] : memref<1024xf32>
+tile.kernel @iter_args(%A: memref<1024xf32>, %n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %l = tile.alloc_local : memref<4xf32>
+  %sum = tile.serial %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %A[%k] : memref<1024xf32>
+    %next = arith.addf %acc, %v : f32
+    tile.yield %next : f32
+  }
+  %prod = tile.unroll %i = %c0 to %c4 step %c1 iter_args(%p = %sum) -> (f32) {
+    %v = memref.load %l[%i] : memref<4xf32>
+    %q = arith.mulf %p, %v : f32
+    tile.yield %q : f32
+  }
+  memref.store %prod, %A[%c0] : memref<1024xf32>
+}
+
+// -----
+
+// An unrolled loop of no iteration returns its initial value.
+// CHECK-LABEL: tile.kernel @iter_args_empty
+// CHECK: %[[C:.+]] = arith.constant 1.500000e+00 : f32
+// CHECK: memref.store %[[C]]
+tile.kernel @iter_args_empty(%A: memref<1024xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 1.5 : f32
+  %r = tile.unroll %i = %c1 to %c0 step %c1 iter_args(%p = %init) -> (f32) {
+    %q = arith.addf %p, %p : f32
+    tile.yield %q : f32
+  }
+  memref.store %r, %A[%c0] : memref<1024xf32>
+}

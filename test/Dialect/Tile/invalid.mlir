@@ -181,6 +181,51 @@ tile.kernel @serial_with_thread_bound() grid [1] threads [128] {
 
 // -----
 
+// A per-thread value carried by a loop does not make the loop divergent
+// (the reduction inside is fine: only the bounds steer the loop), but the
+// loop's result is per thread.
+tile.kernel @carried_thread_value() grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %tx = tile.thread_id x
+  %init = arith.index_cast %tx : index to i32
+  %r = tile.serial %k = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (i32) {
+    %s = tile.thread_allreduce add %acc across(x) : i32
+    %n = arith.addi %acc, %s : i32
+    tile.yield %n : i32
+  }
+  %zero = arith.constant 0 : i32
+  %positive = arith.cmpi sgt, %r, %zero : i32
+  // expected-note @+1 {{thread-dependent control flow: 'scf.if'}}
+  scf.if %positive {
+    // expected-error @+1 {{'tile.barrier' op is collective (every thread of the block must reach it) but is nested in control flow that depends on the thread index}}
+    tile.barrier
+  }
+}
+
+// -----
+
+// A value that becomes per thread only through the yield is per thread too
+// (the analysis runs to a fixpoint).
+tile.kernel @carried_value_becomes_thread_dependent() grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %tx = tile.thread_id x
+  %r = tile.unroll %k = %c0 to %c8 step %c1 iter_args(%acc = %c0) -> (index) {
+    %n = arith.addi %acc, %tx : index
+    tile.yield %n : index
+  }
+  // expected-note @+1 {{thread-dependent control flow: 'tile.serial'}}
+  tile.serial %k = %c0 to %r step %c1 {
+    // expected-error @+1 {{'tile.barrier' op is collective (every thread of the block must reach it) but is nested in control flow that depends on the thread index}}
+    tile.barrier
+  }
+}
+
+// -----
+
 tile.kernel @copy_in_parallel(%A: memref<1024xf32>) grid [1] threads [128] {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
@@ -322,6 +367,83 @@ tile.kernel @zero_step() grid [1] threads [32] {
   // expected-error @+1 {{'tile.serial' op step must be positive, got 0}}
   tile.serial %k = %c0 to %c8 step %c0 {
   }
+}
+
+// -----
+
+tile.kernel @vectorized_iter_args(%A: memref<8xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tile.vectorized' op does not carry values (iter_args): use 'tile.serial' or 'tile.unroll' for a loop-carried value, or a buffer}}
+  %s = tile.vectorized %i = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %A[%i] : memref<8xf32>
+    %t = arith.addf %acc, %v : f32
+    tile.yield %t : f32
+  }
+}
+
+// -----
+
+tile.kernel @pipelined_iter_args(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tile.pipelined' op does not carry values (iter_args)}}
+  %s = tile.pipelined %k = %c0 to %n step %c1 stages 2 iter_args(%acc = %zero) -> (f32) {
+    tile.yield %acc : f32
+  }
+}
+
+// -----
+
+tile.kernel @iter_args_buffer(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %l = tile.alloc_local : memref<4xf32>
+  // expected-error @+1 {{'tile.serial' op carries a buffer ('memref<4xf32>') in iter_args: carry scalars and vectors; use the buffer itself across iterations}}
+  %r = tile.serial %k = %c0 to %n step %c1 iter_args(%b = %l) -> (memref<4xf32>) {
+    tile.yield %b : memref<4xf32>
+  }
+}
+
+// -----
+
+tile.kernel @iter_args_yield_type(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %r = tile.serial %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %i = arith.index_cast %k : index to i32
+    // expected-error @+1 {{'tile.yield' op yields (i32) but the enclosing 'tile.serial' carries (f32)}}
+    tile.yield %i : i32
+  }
+}
+
+// -----
+
+tile.kernel @iter_args_yield_missing(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %r = tile.unroll %k = %c0 to %c1 step %c1 iter_args(%acc = %zero) -> (f32) {
+    // expected-error @+1 {{'tile.yield' op yields () but the enclosing 'tile.unroll' carries (f32)}}
+    tile.yield
+  }
+}
+
+// -----
+
+tile.kernel @iter_args_init_type(%n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tile.serial' op iteration argument #0 has type 'f32', its initial value 'f32' and its result 'f16': all three must match}}
+  %r = "tile.serial"(%c0, %n, %c1, %zero) ({
+  ^bb0(%k: index, %acc: f32):
+    tile.yield %acc : f32
+  }) : (index, index, index, f32) -> f16
 }
 
 // -----

@@ -115,6 +115,42 @@ tile.kernel @loops(%A: memref<1024xf32>, %n: index) grid [1] threads [128] {
 
 // -----
 
+// Loop-carried values: a serial sum of two values and an unrolled dot
+// product nested in it, round-tripped with their yields.
+// CHECK-LABEL: tile.kernel @iter_args
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[OUT:.+]]:2 = tile.serial %[[K:.+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[S:.+]] = %[[ZERO]], %[[M:.+]] = %[[ZERO]]) -> (f32, f32) {
+// CHECK:   %[[DOT:.+]] = tile.unroll %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.+]] = %[[S]]) -> (f32) {
+// CHECK:     %[[FMA:.+]] = math.fma %{{.*}}, %{{.*}}, %[[ACC]] : f32
+// CHECK:     tile.yield %[[FMA]] : f32
+// CHECK:   }
+// CHECK:   %[[MAX:.+]] = arith.maximumf %[[M]], %[[DOT]] : f32
+// CHECK:   tile.yield %[[DOT]], %[[MAX]] : f32, f32
+// CHECK: } {note = "carried"}
+// CHECK: arith.addf %[[OUT]]#0, %[[OUT]]#1 : f32
+tile.kernel @iter_args(%A: memref<1024xf32>, %n: index) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %l = tile.alloc_local : memref<8xf32>
+  %out:2 = tile.serial %k = %c0 to %n step %c1
+      iter_args(%s = %zero, %m = %zero) -> (f32, f32) {
+    %dot = tile.unroll %i = %c0 to %c8 step %c1 iter_args(%acc = %s) -> (f32) {
+      %a = memref.load %A[%k] : memref<1024xf32>
+      %b = memref.load %l[%i] : memref<8xf32>
+      %f = math.fma %a, %b, %acc : f32
+      tile.yield %f : f32
+    }
+    %max = arith.maximumf %m, %dot : f32
+    tile.yield %dot, %max : f32, f32
+  } {note = "carried"}
+  %sum = arith.addf %out#0, %out#1 : f32
+  memref.store %sum, %A[%c0] : memref<1024xf32>
+}
+
+// -----
+
 // Copies, fills, atomics, reductions, barriers and prints.
 // CHECK-LABEL: tile.kernel @data
 // CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}} : memref<1024x2048xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>

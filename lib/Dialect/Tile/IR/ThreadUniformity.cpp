@@ -53,6 +53,15 @@ static bool isThreadDependentSource(Operation *op) {
   return false;
 }
 
+/// `op` as a one-dimensional loop whose first three operands are its lower
+/// bound, upper bound and step, and whose other operands are the initial
+/// values of its iteration arguments: scf.for and the tile range loops.
+static LoopLikeOpInterface getRangeLoop(Operation *op) {
+  if (!isa<scf::ForOp, SerialOp, UnrollOp, VectorizedOp, PipelinedOp>(op))
+    return {};
+  return cast<LoopLikeOpInterface>(op);
+}
+
 /// A reduction is uniform across the block only when it covers every thread
 /// block dimension of extent above one.
 static bool isPartialReduction(ThreadAllReduceOp reduce) {
@@ -100,18 +109,18 @@ bool ThreadUniformity::visit(Operation *op) {
   if (auto reduce = dyn_cast<ThreadAllReduceOp>(op))
     resultsDependent = isPartialReduction(reduce);
 
-  // scf.for: the induction variable follows the bounds, each iteration
-  // argument its init and yielded value.
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+  // Range loops (scf.for and the tile loops): the induction variable
+  // follows the bounds, each iteration argument its init and yielded value.
+  if (auto loop = getRangeLoop(op)) {
     bool boundsDependent = isDivergentRegionHolder(op);
     if (boundsDependent)
-      markAll(forOp.getBody()->getArguments());
-    ValueRange yielded = forOp.getYieldedValues();
-    for (auto [idx, result] : llvm::enumerate(forOp.getResults()))
-      if (boundsDependent || isThreadDependent(forOp.getInitArgs()[idx]) ||
+      markAll(loop.getLoopRegions().front()->getArguments());
+    ValueRange yielded = loop.getYieldedValues();
+    for (auto [idx, result] : llvm::enumerate(*loop.getLoopResults()))
+      if (boundsDependent || isThreadDependent(loop.getInits()[idx]) ||
           isThreadDependent(yielded[idx])) {
         changed |= mark(result);
-        changed |= mark(forOp.getRegionIterArgs()[idx]);
+        changed |= mark(loop.getRegionIterArgs()[idx]);
       }
     return changed;
   }
@@ -155,9 +164,9 @@ bool ThreadUniformity::isDivergentRegionHolder(Operation *holder) const {
   if (auto whileOp = dyn_cast<scf::WhileOp>(holder))
     return anyDependent(whileOp.getInits()) ||
            isThreadDependent(whileOp.getConditionOp().getCondition());
-  if (auto forOp = dyn_cast<scf::ForOp>(holder))
-    return anyDependent({forOp.getLowerBound(), forOp.getUpperBound(),
-                         forOp.getStep()});
+  // Only the bounds of a range loop steer it; its carried values do not.
+  if (auto loop = getRangeLoop(holder))
+    return anyDependent(holder->getOperands().take_front(3));
   // Loops and other region ops: divergent when any operand (bounds, switch
   // value, ...) is. This is conservative for ops whose operands do not steer
   // control flow.

@@ -21,8 +21,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -618,6 +616,25 @@ LogicalResult YieldOp::verify() {
   Operation *parent = (*this)->getParentOp();
   if (isa<KernelOp>(parent))
     return success(); // Checked against the grid by the kernel.
+  // A loop with iteration arguments: the next value of each.
+  if (auto loop = dyn_cast<LoopLikeOpInterface>(parent))
+    if (std::optional<ResultRange> results = loop.getLoopResults();
+        results && !results->empty()) {
+      if (getValues().getTypes() == results->getTypes())
+        return success();
+      auto format = [](TypeRange types) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << '(';
+        llvm::interleaveComma(types, os);
+        os << ')';
+        return text;
+      };
+      return emitOpError("yields ")
+             << format(getValues().getTypes()) << " but the enclosing '"
+             << parent->getName() << "' carries "
+             << format(results->getTypes());
+    }
   if (!getValues().empty())
     return emitOpError("yields no values in a '")
            << parent->getName() << "' region";
@@ -742,198 +759,6 @@ LogicalResult AllocLocalOp::verify() {
            << type;
   return success();
 }
-
-//===----------------------------------------------------------------------===//
-// Range loops
-//===----------------------------------------------------------------------===//
-
-/// Parses `%iv = %lb to %ub step %step [stages N [rolled]] attr-dict
-/// region`.
-template <typename OpTy>
-static ParseResult parseRangeLoop(OpAsmParser &parser, OperationState &result,
-                                  StringAttr stagesName = {},
-                                  StringAttr rolledName = {}) {
-  Builder &builder = parser.getBuilder();
-  Type index = builder.getIndexType();
-  OpAsmParser::Argument iv;
-  OpAsmParser::UnresolvedOperand lb, ub, step;
-  if (parser.parseArgument(iv) || parser.parseEqual() ||
-      parser.parseOperand(lb) || parser.parseKeyword("to") ||
-      parser.parseOperand(ub) || parser.parseKeyword("step") ||
-      parser.parseOperand(step))
-    return failure();
-  if (stagesName) {
-    int64_t stages;
-    if (parser.parseKeyword("stages") || parser.parseInteger(stages))
-      return failure();
-    result.addAttribute(stagesName, builder.getI64IntegerAttr(stages));
-    if (rolledName && succeeded(parser.parseOptionalKeyword("rolled")))
-      result.addAttribute(rolledName, builder.getUnitAttr());
-  }
-  iv.type = index;
-  if (parser.resolveOperands({lb, ub, step}, index, result.operands))
-    return failure();
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, {iv}))
-    return failure();
-  OpTy::ensureTerminator(*body, builder, result.location);
-  return parser.parseOptionalAttrDict(result.attributes);
-}
-
-static void printRangeLoop(OpAsmPrinter &p, Operation *op, Value iv, Value lb,
-                           Value ub, Value step, Region &body,
-                           std::optional<int64_t> stages = std::nullopt,
-                           bool rolled = false) {
-  p << ' ' << iv << " = " << lb << " to " << ub << " step " << step;
-  if (stages)
-    p << " stages " << *stages;
-  if (rolled)
-    p << " rolled";
-  p << ' ';
-  p.printRegion(body, /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/false);
-  p.printOptionalAttrDict(op->getAttrs(),
-                          /*elidedAttrs=*/{"stages", "rolled"});
-}
-
-static void buildRangeLoop(OpBuilder &builder, OperationState &state,
-                           Value lb, Value ub, Value step) {
-  state.addOperands({lb, ub, step});
-  Region *body = state.addRegion();
-  Block *block = new Block();
-  body->push_back(block);
-  block->addArgument(builder.getIndexType(), state.location);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(block);
-  YieldOp::create(builder, state.location);
-}
-
-std::optional<int64_t> tile::getConstantTripCount(Value lb, Value ub,
-                                                  Value step) {
-  std::optional<int64_t> lower = getConstantIntValue(lb);
-  std::optional<int64_t> upper = getConstantIntValue(ub);
-  std::optional<int64_t> stride = getConstantIntValue(step);
-  if (!lower || !upper || !stride || *stride <= 0)
-    return std::nullopt;
-  if (*upper <= *lower)
-    return 0;
-  // upper - lower may not fit an int64_t (bounds of opposite signs).
-  uint64_t distance =
-      static_cast<uint64_t>(*upper) - static_cast<uint64_t>(*lower);
-  return static_cast<int64_t>(std::min<uint64_t>(
-      llvm::divideCeil(distance, static_cast<uint64_t>(*stride)),
-      std::numeric_limits<int64_t>::max()));
-}
-
-/// Checks a positive step, and constant bounds when the loop is unrolled.
-static LogicalResult verifyRangeLoop(Operation *op, Value lb, Value ub,
-                                     Value step, bool needsConstantBounds) {
-  if (std::optional<int64_t> stride = getConstantIntValue(step);
-      stride && *stride <= 0)
-    return op->emitOpError("step must be positive, got ") << *stride;
-  if (!needsConstantBounds)
-    return success();
-  for (auto [name, value] : {std::pair<StringRef, Value>{"lower bound", lb},
-                             {"upper bound", ub},
-                             {"step", step}})
-    if (!getConstantIntValue(value))
-      return op->emitOpError("needs a constant ")
-             << name << " (an arith.constant) to be expanded at compile time";
-  int64_t trips = *tile::getConstantTripCount(lb, ub, step);
-  if (trips > kMaxUnrolledIterations)
-    return op->emitOpError("has ")
-           << trips << " iterations, more than the " << kMaxUnrolledIterations
-           << " that are expanded at compile time (each iteration is a copy "
-              "of the body); use 'tile.serial' for long loops";
-  return success();
-}
-
-#define TILE_DEFINE_RANGE_LOOP(OpTy, constantBounds)                           \
-  ParseResult OpTy::parse(OpAsmParser &parser, OperationState &result) {       \
-    return parseRangeLoop<OpTy>(parser, result);                               \
-  }                                                                            \
-  void OpTy::print(OpAsmPrinter &p) {                                          \
-    printRangeLoop(p, *this, getInductionVar(), getLowerBound(),               \
-                   getUpperBound(), getStep(), getBody());                     \
-  }                                                                            \
-  void OpTy::build(OpBuilder &builder, OperationState &state, Value lb,        \
-                   Value ub, Value step) {                                     \
-    buildRangeLoop(builder, state, lb, ub, step);                              \
-  }                                                                            \
-  LogicalResult OpTy::verify() {                                               \
-    return verifyRangeLoop(*this, getLowerBound(), getUpperBound(), getStep(), \
-                           constantBounds);                                    \
-  }
-
-TILE_DEFINE_RANGE_LOOP(SerialOp, false)
-TILE_DEFINE_RANGE_LOOP(UnrollOp, true)
-TILE_DEFINE_RANGE_LOOP(VectorizedOp, true)
-#undef TILE_DEFINE_RANGE_LOOP
-
-ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseRangeLoop<PipelinedOp>(parser, result,
-                                     getStagesAttrName(result.name),
-                                     getRolledAttrName(result.name));
-}
-
-void PipelinedOp::print(OpAsmPrinter &p) {
-  printRangeLoop(p, *this, getInductionVar(), getLowerBound(), getUpperBound(),
-                 getStep(), getBody(), getStages(), getRolled());
-}
-
-void PipelinedOp::build(OpBuilder &builder, OperationState &state, Value lb,
-                        Value ub, Value step, int64_t stages) {
-  state.addAttribute(getStagesAttrName(state.name),
-                     builder.getI64IntegerAttr(stages));
-  buildRangeLoop(builder, state, lb, ub, step);
-}
-
-/// Checks a stage count: at least 1, at most kMaxPipelineStages.
-static LogicalResult verifyStages(Operation *op, int64_t stages) {
-  if (stages < 1)
-    return op->emitOpError("stages must be at least 1, got ") << stages;
-  if (stages > kMaxPipelineStages)
-    return op->emitOpError("has ")
-           << stages << " stages, more than the limit of "
-           << kMaxPipelineStages;
-  return success();
-}
-
-LogicalResult PipelinedOp::verify() {
-  if (failed(verifyStages(*this, getStages())))
-    return failure();
-  if (getRolled() && getStages() < 2)
-    return emitOpError("'rolled' needs at least 2 stages: with one there is "
-                       "nothing to roll");
-  return verifyRangeLoop(*this, getLowerBound(), getUpperBound(), getStep(),
-                         /*needsConstantBounds=*/false);
-}
-
-/// LoopLikeOpInterface and trip counts, shared by the range loops.
-#define TILE_DEFINE_LOOP_LIKE(OpTy)                                            \
-  SmallVector<Region *> OpTy::getLoopRegions() { return {&getBody()}; }        \
-  std::optional<SmallVector<Value>> OpTy::getLoopInductionVars() {             \
-    return SmallVector<Value>{getInductionVar()};                              \
-  }                                                                            \
-  std::optional<SmallVector<OpFoldResult>> OpTy::getLoopLowerBounds() {        \
-    return SmallVector<OpFoldResult>{getLowerBound()};                         \
-  }                                                                            \
-  std::optional<SmallVector<OpFoldResult>> OpTy::getLoopUpperBounds() {        \
-    return SmallVector<OpFoldResult>{getUpperBound()};                         \
-  }                                                                            \
-  std::optional<SmallVector<OpFoldResult>> OpTy::getLoopSteps() {              \
-    return SmallVector<OpFoldResult>{getStep()};                               \
-  }                                                                            \
-  std::optional<int64_t> OpTy::getConstantTripCount() {                        \
-    return tile::getConstantTripCount(getLowerBound(), getUpperBound(),        \
-                                      getStep());                              \
-  }
-
-TILE_DEFINE_LOOP_LIKE(SerialOp)
-TILE_DEFINE_LOOP_LIKE(UnrollOp)
-TILE_DEFINE_LOOP_LIKE(VectorizedOp)
-TILE_DEFINE_LOOP_LIKE(PipelinedOp)
-#undef TILE_DEFINE_LOOP_LIKE
 
 //===----------------------------------------------------------------------===//
 // ParallelOp
@@ -1322,7 +1147,7 @@ LogicalResult WarpSpecializeOp::verify() {
     return failure();
   if ((*this)->getParentOfType<WarpSpecializeOp>())
     return emitOpError("cannot be nested in another 'tile.warp_specialize'");
-  if (failed(verifyStages(*this, getStages())))
+  if (failed(tile::detail::verifyStageCount(*this, getStages())))
     return failure();
   if (failed(verifyRole(*this, "producer", getProducer(),
                         getProducerThreads(), getProducerRegs())) ||

@@ -28,24 +28,30 @@ LogicalResult tile::checkUnrolledSize(Operation *loop, int64_t copies,
 LogicalResult tile::unrollFully(scf::ForOp loop) {
   std::optional<int64_t> trips = getConstantTripCount(
       loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
-  if (!trips || loop.getNumResults() != 0)
-    return loop.emitError("cannot be unrolled: it needs constant bounds, a "
-                          "positive step and no results");
+  if (!trips)
+    return loop.emitError("cannot be unrolled: it needs constant bounds and "
+                          "a positive step");
   if (failed(checkUnrolledSize(loop, *trips, *loop.getBody())))
     return failure();
   int64_t lower = *getConstantIntValue(loop.getLowerBound());
   int64_t step = *getConstantIntValue(loop.getStep());
   OpBuilder builder(loop);
   Block *body = loop.getBody();
+  // The values carried into the next copy of the body.
+  SmallVector<Value> carried(loop.getInitArgs());
   for (int64_t i = 0; i < *trips; ++i) {
     int64_t iv = lower + i * step;
     IRMapping mapping;
     mapping.map(loop.getInductionVar(),
                 arith::ConstantIndexOp::create(builder, loop.getLoc(), iv)
                     .getResult());
+    mapping.map(loop.getRegionIterArgs(), carried);
     for (Operation &op : body->without_terminator())
       builder.clone(op, mapping);
+    for (auto [value, yielded] : llvm::zip(carried, loop.getYieldedValues()))
+      value = mapping.lookupOrDefault(yielded);
   }
+  loop.replaceAllUsesWith(carried);
   loop.erase();
   return success();
 }

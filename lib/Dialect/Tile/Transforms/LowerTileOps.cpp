@@ -131,18 +131,23 @@ namespace {
 // Loops
 //===----------------------------------------------------------------------===//
 
-/// Moves the body of a range loop into an scf.for.
+/// Moves the body of a range loop into an scf.for, its iteration arguments
+/// and yielded values with it.
 template <typename LoopOp>
 static scf::ForOp replaceWithScfFor(LoopOp op, PatternRewriter &rewriter) {
-  auto loop = scf::ForOp::create(rewriter, op.getLoc(), op.getLowerBound(),
-                                 op.getUpperBound(), op.getStep());
+  auto loop =
+      scf::ForOp::create(rewriter, op.getLoc(), op.getLowerBound(),
+                         op.getUpperBound(), op.getStep(), op.getInitArgs());
   Block *body = &op.getBody().front();
-  Operation *yield = body->getTerminator();
-  rewriter.inlineBlockBefore(body, loop.getBody()->getTerminator(),
-                             {loop.getInductionVar()});
-  rewriter.eraseOp(yield);
+  auto yield = cast<YieldOp>(body->getTerminator());
+  // An scf.for with iteration arguments has no terminator yet.
+  if (Block *target = loop.getBody(); !target->empty())
+    rewriter.eraseOp(target->getTerminator());
+  rewriter.mergeBlocks(body, loop.getBody(), loop.getBody()->getArguments());
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yield.getValues());
   loop->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-  rewriter.eraseOp(op);
+  rewriter.replaceOp(op, loop.getResults());
   return loop;
 }
 

@@ -120,6 +120,25 @@ int64_t getBufferElementBytes(Type elementType);
 std::optional<int64_t> getConstantTripCount(Value lower, Value upper,
                                             Value step);
 
+namespace detail {
+/// The custom assembly, builder and verifier shared by the range loops
+/// (`tile.serial`, `tile.unroll`, `tile.vectorized`, `tile.pipelined`),
+/// called from their ODS class (LoopOps.cpp).
+ParseResult
+parseRangeLoop(OpAsmParser &parser, OperationState &result,
+               function_ref<void(Region &, Builder &, Location)> addTerminator);
+void printRangeLoop(OpAsmPrinter &p, Operation *op);
+void buildRangeLoop(OpBuilder &builder, OperationState &state, Value lower,
+                    Value upper, Value step, ValueRange initArgs);
+/// `constantBounds`: the loop is expanded at compile time; `carriesValues`:
+/// it may take `iter_args`.
+LogicalResult verifyRangeLoop(Operation *op, bool constantBounds,
+                              bool carriesValues);
+/// Checks a stage count (`tile.pipelined`, `tile.warp_specialize`): at
+/// least 1, at most kMaxPipelineStages.
+LogicalResult verifyStageCount(Operation *op, int64_t stages);
+} // namespace detail
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

@@ -141,10 +141,13 @@ def Tile_YieldOp : Tile_Op<"yield", [
     Terminates the body of a tile loop and the regions of
     `tile.warp_specialize` (no operands; may be omitted in the textual form),
     and the `grid_size` region of a `tile.kernel`, where it yields one `index`
-    per dynamic grid extent.
+    per dynamic grid extent. In a `tile.serial` or `tile.unroll` with
+    `iter_args` it yields the values of the next iteration, one per
+    iteration argument, of the same types.
 
     ```mlir
     tile.yield %blocks : index
+    tile.yield %next_sum, %next_max : f32, f32
     ```
   }];
   let arguments = (ins Variadic<AnyType>:$values);
@@ -321,15 +324,24 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment", [
 // Loops
 //===----------------------------------------------------------------------===//
 
-/// A one-dimensional loop `%iv = %lb to %ub step %step`.
-class Tile_RangeLoopOp<string mnemonic, list<Trait> traits = []>
+/// A one-dimensional loop `%iv = %lb to %ub step %step`, optionally
+/// carrying values from one iteration to the next (`iter_args`, as in
+/// `scf.for`). Parsing, printing, verification and LoopLikeOpInterface are
+/// shared by the family (LoopOps.cpp); `constantBounds` marks the loops
+/// expanded at compile time, `carriesValues` those that take `iter_args`.
+class Tile_RangeLoopOp<string mnemonic, list<Trait> traits = [],
+                       bit constantBounds = 0, bit carriesValues = 1>
     : Tile_Op<mnemonic, !listconcat(traits, [
         AutomaticAllocationScope, RecursiveMemoryEffects,
         SingleBlockImplicitTerminator<"YieldOp">,
         DeclareOpInterfaceMethods<LoopLikeOpInterface,
           ["getLoopInductionVars", "getLoopLowerBounds",
-           "getLoopUpperBounds", "getLoopSteps"]>])> {
-  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step);
+           "getLoopUpperBounds", "getLoopSteps", "getInitsMutable",
+           "getRegionIterArgs", "getYieldedValuesMutable",
+           "getLoopResults"]>])> {
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
+                       Variadic<AnyType>:$initArgs);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -341,10 +353,70 @@ class Tile_RangeLoopOp<string mnemonic, list<Trait> traits = []>
     /// The trip count when the bounds and the step are constants.
     std::optional<int64_t> getConstantTripCount();
   }];
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser,
+                                         ::mlir::OperationState &result) {
+      return detail::parseRangeLoop(
+          parser, result,
+          [](::mlir::Region &region, ::mlir::Builder &builder,
+             ::mlir::Location loc) {
+            $cppClass::ensureTerminator(region, builder, loc);
+          });
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &p) {
+      detail::printRangeLoop(p, *this);
+    }
+    ::llvm::LogicalResult $cppClass::verify() {
+      return detail::verifyRangeLoop(*this, }] #
+      !if(constantBounds, "true", "false") # ", " #
+      !if(carriesValues, "true", "false") # [{);
+    }
+    ::llvm::SmallVector<::mlir::Region *> $cppClass::getLoopRegions() {
+      return {&getBody()};
+    }
+    std::optional<::llvm::SmallVector<::mlir::Value>>
+    $cppClass::getLoopInductionVars() {
+      return ::llvm::SmallVector<::mlir::Value>{getInductionVar()};
+    }
+    std::optional<::llvm::SmallVector<::mlir::OpFoldResult>>
+    $cppClass::getLoopLowerBounds() {
+      return ::llvm::SmallVector<::mlir::OpFoldResult>{getLowerBound()};
+    }
+    std::optional<::llvm::SmallVector<::mlir::OpFoldResult>>
+    $cppClass::getLoopUpperBounds() {
+      return ::llvm::SmallVector<::mlir::OpFoldResult>{getUpperBound()};
+    }
+    std::optional<::llvm::SmallVector<::mlir::OpFoldResult>>
+    $cppClass::getLoopSteps() {
+      return ::llvm::SmallVector<::mlir::OpFoldResult>{getStep()};
+    }
+    ::llvm::MutableArrayRef<::mlir::OpOperand> $cppClass::getInitsMutable() {
+      return getInitArgsMutable();
+    }
+    ::mlir::Block::BlockArgListType $cppClass::getRegionIterArgs() {
+      return getBody().getArguments().drop_front();
+    }
+    std::optional<::llvm::MutableArrayRef<::mlir::OpOperand>>
+    $cppClass::getYieldedValuesMutable() {
+      return getBody().front().getTerminator()->getOpOperands();
+    }
+    std::optional<::mlir::ResultRange> $cppClass::getLoopResults() {
+      return getResults();
+    }
+    std::optional<int64_t> $cppClass::getConstantTripCount() {
+      return ::mlir::tile::getConstantTripCount(getLowerBound(),
+                                                getUpperBound(), getStep());
+    }
+  }];
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins "::mlir::Value":$lowerBound,
                                  "::mlir::Value":$upperBound,
-                                 "::mlir::Value":$step)>];
+                                 "::mlir::Value":$step,
+                                 CArg<"::mlir::ValueRange", "{}">:$initArgs),
+    [{
+      detail::buildRangeLoop($_builder, $_state, lowerBound, upperBound, step,
+                             initArgs);
+    }]>];
 }
 
 def Tile_SerialOp : Tile_RangeLoopOp<"serial"> {
@@ -354,36 +426,60 @@ def Tile_SerialOp : Tile_RangeLoopOp<"serial"> {
     order, in every thread. The step must be positive. Tile-level ops in the
     body are allowed when the bounds are uniform across the block.
 
+    Values can be carried from one iteration to the next, as in `scf.for`:
+    `iter_args` binds one block argument per initial value, the body ends
+    with a `tile.yield` of the next values, and the loop returns the last
+    ones (the initial values when it runs no iteration). Scalars and vectors
+    are carried; buffers are not (pass the buffer itself). A carried value
+    may differ between threads (a per-thread partial sum) without making the
+    loop divergent: only the bounds decide that.
+
     ```mlir
     tile.serial %k = %c0 to %c64 step %c1 {
       ...
+    }
+    %sum = tile.serial %k = %c0 to %cK step %c1
+        iter_args(%acc = %zero) -> (f32) {
+      %a = memref.load %A[%k] : memref<1024xf32>
+      %next = arith.addf %acc, %a : f32
+      tile.yield %next : f32
     }
     ```
   }];
 }
 
-def Tile_UnrollOp : Tile_RangeLoopOp<"unroll"> {
+def Tile_UnrollOp : Tile_RangeLoopOp<"unroll", [], /*constantBounds=*/1> {
   let summary = "A sequential loop that is fully unrolled";
   let description = [{
     Same semantics as `tile.serial`; the lowering unrolls it completely, so
     the bounds and the step must be constants. Use it to keep per-thread
     buffers in registers. At most 4096 iterations, and one unrolled loop
     (nested unrolled loops included) creates at most 8192 operations
-    (docs/TileDialect.md, "Limits").
+    (docs/TileDialect.md, "Limits"). Carries values with `iter_args` like
+    `tile.serial`: unrolled, each iteration's yielded values feed the next
+    copy of the body directly.
 
     ```mlir
     tile.unroll %i = %c0 to %c8 step %c1 {
       ...
     }
+    %dot = tile.unroll %l = %c0 to %c32 step %c1
+        iter_args(%s = %acc) -> (f32) {
+      %a = memref.load %a_regs[%l] : memref<32xf32>
+      %b = memref.load %b_regs[%l] : memref<32xf32>
+      %t = math.fma %a, %b, %s : f32
+      tile.yield %t : f32
+    }
     ```
   }];
 }
 
-def Tile_VectorizedOp : Tile_RangeLoopOp<"vectorized"> {
+def Tile_VectorizedOp : Tile_RangeLoopOp<"vectorized", [],
+    /*constantBounds=*/1, /*carriesValues=*/0> {
   let summary = "A per-thread loop turned into vector memory accesses";
   let description = [{
-    Same semantics as `tile.serial`, with constant bounds and step. The
-    vectorizer turns the loads and stores of the body into vector accesses of
+    Same semantics as `tile.serial` without `iter_args`, with constant
+    bounds and step. The vectorizer turns the loads and stores of the body into vector accesses of
     up to 128 bits when it proves them contiguous and aligned; otherwise it
     keeps scalar code and emits a remark that says why. At most 4096
     iterations; its copies count toward the 8192 operations of one
@@ -399,7 +495,8 @@ def Tile_VectorizedOp : Tile_RangeLoopOp<"vectorized"> {
 }
 
 def Tile_PipelinedOp : Tile_RangeLoopOp<"pipelined", [
-    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>],
+    /*constantBounds=*/0, /*carriesValues=*/0> {
   let summary = "A software-pipelined loop over K tiles";
   let description = [{
     A collective loop whose copies into shared memory run `stages - 1`
@@ -426,10 +523,17 @@ def Tile_PipelinedOp : Tile_RangeLoopOp<"pipelined", [
     ```
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
-                       I64Attr:$stages, UnitAttr:$rolled);
+                       Variadic<AnyType>:$initArgs, I64Attr:$stages,
+                       UnitAttr:$rolled);
   let builders = [OpBuilder<(ins "::mlir::Value":$lowerBound,
                                  "::mlir::Value":$upperBound,
-                                 "::mlir::Value":$step, "int64_t":$stages)>];
+                                 "::mlir::Value":$step, "int64_t":$stages),
+    [{
+      $_state.addAttribute(getStagesAttrName($_state.name),
+                           $_builder.getI64IntegerAttr(stages));
+      detail::buildRangeLoop($_builder, $_state, lowerBound, upperBound, step,
+                             /*initArgs=*/{});
+    }]>];
 }
 
 def Tile_ParallelOp : Tile_Op<"parallel", [

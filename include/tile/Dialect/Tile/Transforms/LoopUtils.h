@@ -7,11 +7,12 @@
 
 namespace mlir::tile {
 
-/// Replaces a loop with constant bounds and no results by one copy of its
-/// body per iteration. Fails with an error at the loop when it would create
-/// more than kMaxUnrolledOps operations (Limits.h) or has non-constant
-/// bounds. (SCF's loopUnrollFull cannot be used in this project: its header
-/// declares a function `mlir::tile` that clashes with the project's
+/// Replaces a loop with constant bounds by one copy of its body per
+/// iteration; the values it carries flow from each copy into the next, and
+/// the last ones replace its results. Fails with an error at the loop when it
+/// would create more than kMaxUnrolledOps operations (Limits.h) or has
+/// non-constant bounds. (SCF's loopUnrollFull cannot be used in this project:
+/// its header declares a function `mlir::tile` that clashes with the project's
 /// namespace.)
 LogicalResult unrollFully(scf::ForOp loop);
 
