@@ -37,18 +37,14 @@ tile.kernel @conv1d_16384(%A: memref<16384xf32>, %W: memref<32xf32>, %B: memref<
   %y = tile.alloc_local : memref<4xf32>
   %zero = arith.constant 0.0 : f32
   tile.unroll %j = %c0 to %c4 step %c1 {
-    %acc = tile.alloc_local : memref<1xf32>
-    memref.store %zero, %acc[%c0] : memref<1xf32>
     // y[j] = sum_r x[j + 32 - r] * w[r]: input n - r sits at x[j + 32 - r].
-    tile.unroll %r = %c0 to %c32 step %c1 {
+    %v = tile.unroll %r = %c0 to %c32 step %c1 iter_args(%s = %zero) -> (f32) {
       %i = affine.apply affine_map<(j, r) -> (j + 32 - r)>(%j, %r)
       %a = memref.load %x[%i] : memref<36xf32>
       %b = memref.load %w[%r] : memref<32xf32>
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = math.fma %a, %b, %s : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
-    %v = memref.load %acc[%c0] : memref<1xf32>
     memref.store %v, %y[%j] : memref<4xf32>
   }
   %out = arith.addi %n0, %first : index
@@ -86,18 +82,14 @@ tile.kernel @conv1d_16m(%A: memref<16777216xf32>, %W: memref<32xf32>, %B: memref
   %y = tile.alloc_local : memref<8xf32>
   %zero = arith.constant 0.0 : f32
   tile.unroll %j = %c0 to %c8 step %c1 {
-    %acc = tile.alloc_local : memref<1xf32>
-    memref.store %zero, %acc[%c0] : memref<1xf32>
     // y[j] = sum_r x[j + 32 - r] * w[r]: input n - r sits at x[j + 32 - r].
-    tile.unroll %r = %c0 to %c32 step %c1 {
+    %v = tile.unroll %r = %c0 to %c32 step %c1 iter_args(%s = %zero) -> (f32) {
       %i = affine.apply affine_map<(j, r) -> (j + 32 - r)>(%j, %r)
       %a = memref.load %x[%i] : memref<40xf32>
       %b = memref.load %w[%r] : memref<32xf32>
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = math.fma %a, %b, %s : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
-    %v = memref.load %acc[%c0] : memref<1xf32>
     memref.store %v, %y[%j] : memref<8xf32>
   }
   tile.copy %y to %B[%n] : memref<8xf32> to memref<16777247xf32>

@@ -21,13 +21,12 @@ tile.kernel @conv1d_unrolled(%A: memref<16384xf32>, %W: memref<32xf32>, %B: memr
   %tx = tile.thread_id x
   %ty = tile.thread_id y
   %n = affine.apply affine_map<(b, y, x) -> (b * 32 + y * 4 + x)>(%bx, %ty, %tx)
-  %acc = tile.alloc_local : memref<1xf32>
   %W_shared = tile.alloc_shared : memref<8xf32, #gpu.address_space<workgroup>>
-  tile.clear %acc : memref<1xf32>
-  tile.serial %ro = %c0 to %c4 step %c1 {
+  %init_sum = arith.constant 0.0 : f32
+  %v = tile.serial %ro = %c0 to %c4 step %c1 iter_args(%running = %init_sum) -> (f32) {
     %r0 = arith.muli %ro, %c8 : index
     tile.copy %W[%r0] to %W_shared : memref<32xf32> to memref<8xf32, #gpu.address_space<workgroup>>
-    tile.unroll %ri = %c0 to %c8 step %c1 {
+    %running_next = tile.unroll %ri = %c0 to %c8 step %c1 iter_args(%s = %running) -> (f32) {
       %r = arith.addi %r0, %ri : index
       %i = arith.subi %n, %r : index
       %w = memref.load %W_shared[%ri] : memref<8xf32, #gpu.address_space<workgroup>>
@@ -39,14 +38,13 @@ tile.kernel @conv1d_unrolled(%A: memref<16384xf32>, %W: memref<32xf32>, %B: memr
       } else {
         scf.yield %zero : f32
       }
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = arith.addf %s, %term : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
+    tile.yield %running_next : f32
   }
   %valid = arith.cmpi ult, %n, %c16415 : index
   scf.if %valid {
-    %v = memref.load %acc[%c0] : memref<1xf32>
     memref.store %v, %B[%n] : memref<16415xf32>
   }
 }

@@ -42,10 +42,8 @@ tile.kernel @conv2d_naive(%A: memref<?x?x?x?xf32>, %W: memref<3x3x?x?xf32>,
   %xx = arith.remui %pixel, %w : index
   %in_batch = arith.cmpi ult, %n, %batch : index
   scf.if %in_batch {
-    %acc = tile.alloc_local : memref<1xf32>
-    memref.store %zero, %acc[%c0] : memref<1xf32>
-    scf.for %ry = %c0 to %c3 step %c1 {
-      scf.for %rx = %c0 to %c3 step %c1 {
+    %r = scf.for %ry = %c0 to %c3 step %c1 iter_args(%acc_y = %zero) -> (f32) {
+      %acc_row = scf.for %rx = %c0 to %c3 step %c1 iter_args(%acc_x = %acc_y) -> (f32) {
         %y0 = arith.addi %yy, %ry : index
         %x0 = arith.addi %xx, %rx : index
         %y = arith.subi %y0, %c1 : index
@@ -54,18 +52,21 @@ tile.kernel @conv2d_naive(%A: memref<?x?x?x?xf32>, %W: memref<3x3x?x?xf32>,
         %y_in = arith.cmpi ult, %y, %h : index
         %x_in = arith.cmpi ult, %x, %w : index
         %inside = arith.andi %y_in, %x_in : i1
-        scf.if %inside {
-          scf.for %c = %c0 to %channels step %c1 {
+        %acc_next = scf.if %inside -> (f32) {
+          %acc_c = scf.for %c = %c0 to %channels step %c1 iter_args(%s = %acc_x) -> (f32) {
             %a = memref.load %A[%y, %x, %c, %n] : memref<?x?x?x?xf32>
             %k = memref.load %W[%ry, %rx, %c, %f] : memref<3x3x?x?xf32>
-            %s = memref.load %acc[%c0] : memref<1xf32>
             %t = math.fma %a, %k, %s : f32
-            memref.store %t, %acc[%c0] : memref<1xf32>
+            scf.yield %t : f32
           }
+          scf.yield %acc_c : f32
+        } else {
+          scf.yield %acc_x : f32
         }
+        scf.yield %acc_next : f32
       }
+      scf.yield %acc_row : f32
     }
-    %r = memref.load %acc[%c0] : memref<1xf32>
     memref.store %r, %B[%yy, %xx, %f, %n] : memref<?x?x?x?xf32>
   }
 } grid_size {

@@ -26,22 +26,20 @@ tile.kernel @gemm_registers(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
   %n = arith.addi %n0, %ty : index
   %A_shared = tile.alloc_shared : memref<16x8xf32, #gpu.address_space<workgroup>>
   %B_shared = tile.alloc_shared : memref<8x16xf32, #gpu.address_space<workgroup>>
-  %acc = tile.alloc_local : memref<1xf32>
-  tile.clear %acc : memref<1xf32>
-  tile.serial %ko = %c0 to %c256 step %c1 {
+  %init_sum = arith.constant 0.0 : f32
+  %r = tile.serial %ko = %c0 to %c256 step %c1 iter_args(%running = %init_sum) -> (f32) {
     %k0 = arith.muli %ko, %c8 : index
     tile.copy %A[%m0, %k0] to %A_shared : memref<1024x2048xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
     tile.copy %B[%k0, %n0] to %B_shared : memref<2048x512xf32> to memref<8x16xf32, #gpu.address_space<workgroup>>
-    tile.unroll %ki = %c0 to %c8 step %c1 {
+    %running_next = tile.unroll %ki = %c0 to %c8 step %c1 iter_args(%c = %running) -> (f32) {
       %a = memref.load %A_shared[%tx, %ki] : memref<16x8xf32, #gpu.address_space<workgroup>>
       %b = memref.load %B_shared[%ki, %ty] : memref<8x16xf32, #gpu.address_space<workgroup>>
       %p = arith.mulf %a, %b : f32
-      %c = memref.load %acc[%c0] : memref<1xf32>
       %s = arith.addf %c, %p : f32
-      memref.store %s, %acc[%c0] : memref<1xf32>
+      tile.yield %s : f32
     }
+    tile.yield %running_next : f32
   }
-  %r = memref.load %acc[%c0] : memref<1xf32>
   memref.store %r, %C[%m, %n] : memref<1024x512xf32>
 }
 

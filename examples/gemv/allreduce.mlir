@@ -22,10 +22,9 @@ tile.kernel @gemv_allreduce(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
   %tk = tile.thread_id y
   %A_local = tile.alloc_local : memref<8xf16>
   %B_local = tile.alloc_local : memref<8xf16>
-  %C_accum = tile.alloc_local : memref<1xf32>
-  tile.clear %C_accum : memref<1xf32>
+  %init_sum = arith.constant 0.0 : f32
   %n = affine.apply affine_map<(bn, tn) -> (bn * 4 + tn)>(%bn, %tn)
-  tile.serial %bk = %c0 to %c4 step %c1 {
+  %part = tile.serial %bk = %c0 to %c4 step %c1 iter_args(%running = %init_sum) -> (f32) {
     // One 128-bit load of A and one of B per thread and K tile.
     %k0 = affine.apply affine_map<(bk, tk) -> (bk * 256 + tk * 8)>(%bk, %tk)
     tile.vectorized %k = %c0 to %c8 step %c1 {
@@ -35,18 +34,17 @@ tile.kernel @gemv_allreduce(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
       %b = memref.load %B[%n, %kk] : memref<1024x1024xf16>
       memref.store %b, %B_local[%k] : memref<8xf16>
     }
-    tile.unroll %k = %c0 to %c8 step %c1 {
+    %running_next = tile.unroll %k = %c0 to %c8 step %c1 iter_args(%acc = %running) -> (f32) {
       %a = memref.load %A_local[%k] : memref<8xf16>
       %b = memref.load %B_local[%k] : memref<8xf16>
       %af = arith.extf %a : f16 to f32
       %bf = arith.extf %b : f16 to f32
       %prod = arith.mulf %af, %bf : f32
-      %acc = memref.load %C_accum[%c0] : memref<1xf32>
       %sum = arith.addf %acc, %prod : f32
-      memref.store %sum, %C_accum[%c0] : memref<1xf32>
+      tile.yield %sum : f32
     }
+    tile.yield %running_next : f32
   }
-  %part = memref.load %C_accum[%c0] : memref<1xf32>
   %total = tile.thread_allreduce add %part across(y) : f32
   %res = arith.truncf %total : f32 to f16
   memref.store %res, %C[%n] : memref<1024xf16>

@@ -32,9 +32,8 @@ tile.kernel @gemv_1024(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
   %n = affine.apply affine_map<(bn, tn) -> (bn * 4 + tn)>(%bn, %tn)
   %a = tile.alloc_local : memref<32xf16>
   %b = tile.alloc_local : memref<32xf16>
-  %acc = tile.alloc_local : memref<1xf32>
-  tile.clear %acc : memref<1xf32>
-  tile.serial %it = %c0 to %c_iters step %c1 {
+  %init_sum = arith.constant 0.0 : f32
+  %part = tile.serial %it = %c0 to %c_iters step %c1 iter_args(%running = %init_sum) -> (f32) {
     // Four 128-bit loads of B (and of A) in flight per thread.
     tile.unroll %u = %c0 to %c4 step %c1 {
       %k0 = affine.apply affine_map<(it, u, tk) -> (it * 1024 + u * 256 + tk * 8)>(%it, %u, %tk)
@@ -48,17 +47,16 @@ tile.kernel @gemv_1024(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
         memref.store %bv, %b[%l] : memref<32xf16>
       }
     }
-    tile.unroll %l = %c0 to %c32 step %c1 {
+    %running_next = tile.unroll %l = %c0 to %c32 step %c1 iter_args(%s = %running) -> (f32) {
       %av = memref.load %a[%l] : memref<32xf16>
       %bv = memref.load %b[%l] : memref<32xf16>
       %af = arith.extf %av : f16 to f32
       %bf = arith.extf %bv : f16 to f32
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = math.fma %af, %bf, %s : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
+    tile.yield %running_next : f32
   }
-  %part = memref.load %acc[%c0] : memref<1xf32>
   %sum = tile.thread_allreduce add %part across(x) : f32
   %lead = arith.cmpi eq, %tk, %c0 : index
   scf.if %lead {
@@ -83,9 +81,8 @@ tile.kernel @gemv_16384(%A: memref<16384xf16>, %B: memref<16384x16384xf16>,
   %n = affine.apply affine_map<(bn, tn) -> (bn * 4 + tn)>(%bn, %tn)
   %a = tile.alloc_local : memref<32xf16>
   %b = tile.alloc_local : memref<32xf16>
-  %acc = tile.alloc_local : memref<1xf32>
-  tile.clear %acc : memref<1xf32>
-  tile.serial %it = %c0 to %c_iters step %c1 {
+  %init_sum = arith.constant 0.0 : f32
+  %part = tile.serial %it = %c0 to %c_iters step %c1 iter_args(%running = %init_sum) -> (f32) {
     // Four 128-bit loads of B (and of A) in flight per thread.
     tile.unroll %u = %c0 to %c4 step %c1 {
       %k0 = affine.apply affine_map<(it, u, tk) -> (it * 1024 + u * 256 + tk * 8)>(%it, %u, %tk)
@@ -99,17 +96,16 @@ tile.kernel @gemv_16384(%A: memref<16384xf16>, %B: memref<16384x16384xf16>,
         memref.store %bv, %b[%l] : memref<32xf16>
       }
     }
-    tile.unroll %l = %c0 to %c32 step %c1 {
+    %running_next = tile.unroll %l = %c0 to %c32 step %c1 iter_args(%s = %running) -> (f32) {
       %av = memref.load %a[%l] : memref<32xf16>
       %bv = memref.load %b[%l] : memref<32xf16>
       %af = arith.extf %av : f16 to f32
       %bf = arith.extf %bv : f16 to f32
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = math.fma %af, %bf, %s : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
+    tile.yield %running_next : f32
   }
-  %part = memref.load %acc[%c0] : memref<1xf32>
   %sum = tile.thread_allreduce add %part across(x) : f32
   %lead = arith.cmpi eq, %tk, %c0 : index
   scf.if %lead {
@@ -134,9 +130,8 @@ tile.kernel @gemv_3000x5120(%A: memref<5120xf16>, %B: memref<3000x5120xf16>,
   %n = affine.apply affine_map<(bn, tn) -> (bn * 4 + tn)>(%bn, %tn)
   %a = tile.alloc_local : memref<32xf16>
   %b = tile.alloc_local : memref<32xf16>
-  %acc = tile.alloc_local : memref<1xf32>
-  tile.clear %acc : memref<1xf32>
-  tile.serial %it = %c0 to %c_iters step %c1 {
+  %init_sum = arith.constant 0.0 : f32
+  %part = tile.serial %it = %c0 to %c_iters step %c1 iter_args(%running = %init_sum) -> (f32) {
     // Four 128-bit loads of B (and of A) in flight per thread.
     tile.unroll %u = %c0 to %c4 step %c1 {
       %k0 = affine.apply affine_map<(it, u, tk) -> (it * 1024 + u * 256 + tk * 8)>(%it, %u, %tk)
@@ -150,17 +145,16 @@ tile.kernel @gemv_3000x5120(%A: memref<5120xf16>, %B: memref<3000x5120xf16>,
         memref.store %bv, %b[%l] : memref<32xf16>
       }
     }
-    tile.unroll %l = %c0 to %c32 step %c1 {
+    %running_next = tile.unroll %l = %c0 to %c32 step %c1 iter_args(%s = %running) -> (f32) {
       %av = memref.load %a[%l] : memref<32xf16>
       %bv = memref.load %b[%l] : memref<32xf16>
       %af = arith.extf %av : f16 to f32
       %bf = arith.extf %bv : f16 to f32
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = math.fma %af, %bf, %s : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
+    tile.yield %running_next : f32
   }
-  %part = memref.load %acc[%c0] : memref<1xf32>
   %sum = tile.thread_allreduce add %part across(x) : f32
   %lead = arith.cmpi eq, %tk, %c0 : index
   scf.if %lead {

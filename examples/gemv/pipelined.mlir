@@ -32,9 +32,8 @@ tile.kernel @gemv_pipelined_1024(%A: memref<1024xf16>, %B: memref<1024x1024xf16>
   %Bs = tile.alloc_shared : memref<4x256xf16, #gpu.address_space<workgroup>>
   %a = tile.alloc_local : memref<8xf16>
   %b = tile.alloc_local : memref<8xf16>
-  %acc = tile.alloc_local : memref<1xf32>
-  tile.clear %acc : memref<1xf32>
-  tile.pipelined %it = %c0 to %c_tiles step %c1 stages 3 {
+  %init_sum = arith.constant 0.0 : f32
+  %part = tile.pipelined %it = %c0 to %c_tiles step %c1 stages 3 iter_args(%running = %init_sum) -> (f32) {
     %k0 = affine.apply affine_map<(it) -> (it * 256)>(%it)
     tile.copy %A[%k0] to %As : memref<1024xf16> to memref<256xf16, #gpu.address_space<workgroup>>
     tile.copy %B[%n0, %k0] to %Bs : memref<1024x1024xf16> to memref<4x256xf16, #gpu.address_space<workgroup>>
@@ -50,17 +49,16 @@ tile.kernel @gemv_pipelined_1024(%A: memref<1024xf16>, %B: memref<1024x1024xf16>
         memref.store %bv, %b[%l] : memref<8xf16>
       }
     }
-    tile.unroll %l = %c0 to %c_lanes step %c1 {
+    %running_next = tile.unroll %l = %c0 to %c_lanes step %c1 iter_args(%s = %running) -> (f32) {
       %av = memref.load %a[%l] : memref<8xf16>
       %bv = memref.load %b[%l] : memref<8xf16>
       %af = arith.extf %av : f16 to f32
       %bf = arith.extf %bv : f16 to f32
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = math.fma %af, %bf, %s : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
+    tile.yield %running_next : f32
   }
-  %part = memref.load %acc[%c0] : memref<1xf32>
   %sum = tile.thread_allreduce add %part across(x) : f32
   %lead = arith.cmpi eq, %tk, %c0 : index
   scf.if %lead {
@@ -88,9 +86,8 @@ tile.kernel @gemv_pipelined_16384(%A: memref<16384xf16>, %B: memref<16384x16384x
   %Bs = tile.alloc_shared : memref<4x1024xf16, #gpu.address_space<workgroup>>
   %a = tile.alloc_local : memref<32xf16>
   %b = tile.alloc_local : memref<32xf16>
-  %acc = tile.alloc_local : memref<1xf32>
-  tile.clear %acc : memref<1xf32>
-  tile.pipelined %it = %c0 to %c_tiles step %c1 stages 4 {
+  %init_sum = arith.constant 0.0 : f32
+  %part = tile.pipelined %it = %c0 to %c_tiles step %c1 stages 4 iter_args(%running = %init_sum) -> (f32) {
     %k0 = affine.apply affine_map<(it) -> (it * 1024)>(%it)
     tile.copy %A[%k0] to %As : memref<16384xf16> to memref<1024xf16, #gpu.address_space<workgroup>>
     tile.copy %B[%n0, %k0] to %Bs : memref<16384x16384xf16> to memref<4x1024xf16, #gpu.address_space<workgroup>>
@@ -106,17 +103,16 @@ tile.kernel @gemv_pipelined_16384(%A: memref<16384xf16>, %B: memref<16384x16384x
         memref.store %bv, %b[%l] : memref<32xf16>
       }
     }
-    tile.unroll %l = %c0 to %c_lanes step %c1 {
+    %running_next = tile.unroll %l = %c0 to %c_lanes step %c1 iter_args(%s = %running) -> (f32) {
       %av = memref.load %a[%l] : memref<32xf16>
       %bv = memref.load %b[%l] : memref<32xf16>
       %af = arith.extf %av : f16 to f32
       %bf = arith.extf %bv : f16 to f32
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = math.fma %af, %bf, %s : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
+    tile.yield %running_next : f32
   }
-  %part = memref.load %acc[%c0] : memref<1xf32>
   %sum = tile.thread_allreduce add %part across(x) : f32
   %lead = arith.cmpi eq, %tk, %c0 : index
   scf.if %lead {
@@ -144,9 +140,8 @@ tile.kernel @gemv_serial_16384(%A: memref<16384xf16>, %B: memref<16384x16384xf16
   %Bs = tile.alloc_shared : memref<4x1024xf16, #gpu.address_space<workgroup>>
   %a = tile.alloc_local : memref<32xf16>
   %b = tile.alloc_local : memref<32xf16>
-  %acc = tile.alloc_local : memref<1xf32>
-  tile.clear %acc : memref<1xf32>
-  tile.pipelined %it = %c0 to %c_tiles step %c1 stages 1 {
+  %init_sum = arith.constant 0.0 : f32
+  %part = tile.pipelined %it = %c0 to %c_tiles step %c1 stages 1 iter_args(%running = %init_sum) -> (f32) {
     %k0 = affine.apply affine_map<(it) -> (it * 1024)>(%it)
     tile.copy %A[%k0] to %As : memref<16384xf16> to memref<1024xf16, #gpu.address_space<workgroup>>
     tile.copy %B[%n0, %k0] to %Bs : memref<16384x16384xf16> to memref<4x1024xf16, #gpu.address_space<workgroup>>
@@ -162,17 +157,16 @@ tile.kernel @gemv_serial_16384(%A: memref<16384xf16>, %B: memref<16384x16384xf16
         memref.store %bv, %b[%l] : memref<32xf16>
       }
     }
-    tile.unroll %l = %c0 to %c_lanes step %c1 {
+    %running_next = tile.unroll %l = %c0 to %c_lanes step %c1 iter_args(%s = %running) -> (f32) {
       %av = memref.load %a[%l] : memref<32xf16>
       %bv = memref.load %b[%l] : memref<32xf16>
       %af = arith.extf %av : f16 to f32
       %bf = arith.extf %bv : f16 to f32
-      %s = memref.load %acc[%c0] : memref<1xf32>
       %t = math.fma %af, %bf, %s : f32
-      memref.store %t, %acc[%c0] : memref<1xf32>
+      tile.yield %t : f32
     }
+    tile.yield %running_next : f32
   }
-  %part = memref.load %acc[%c0] : memref<1xf32>
   %sum = tile.thread_allreduce add %part across(x) : f32
   %lead = arith.cmpi eq, %tk, %c0 : index
   scf.if %lead {

@@ -22,25 +22,22 @@ tile.kernel @gemv_splitk_atomic(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
   %tn = tile.thread_id x
   %tk = tile.thread_id y
   %C_shared = tile.alloc_shared : memref<4xf32, #gpu.address_space<workgroup>>
-  %C_accum = tile.alloc_local : memref<1xf32>
   %first = arith.cmpi eq, %tk, %c0 : index
   scf.if %first {
     memref.store %zero, %C_shared[%tn] : memref<4xf32, #gpu.address_space<workgroup>>
   }
-  tile.clear %C_accum : memref<1xf32>
+  %init_sum = arith.constant 0.0 : f32
   %n = affine.apply affine_map<(bn, tn) -> (bn * 4 + tn)>(%bn, %tn)
-  tile.serial %bk = %c0 to %c16 step %c1 {
+  %part = tile.serial %bk = %c0 to %c16 step %c1 iter_args(%acc = %init_sum) -> (f32) {
     %k = affine.apply affine_map<(bk, tk) -> (bk * 64 + tk)>(%bk, %tk)
     %a = memref.load %A[%k] : memref<1024xf16>
     %b = memref.load %B[%n, %k] : memref<1024x1024xf16>
     %af = arith.extf %a : f16 to f32
     %bf = arith.extf %b : f16 to f32
     %prod = arith.mulf %af, %bf : f32
-    %acc = memref.load %C_accum[%c0] : memref<1xf32>
     %sum = arith.addf %acc, %prod : f32
-    memref.store %sum, %C_accum[%c0] : memref<1xf32>
+    tile.yield %sum : f32
   }
-  %part = memref.load %C_accum[%c0] : memref<1xf32>
   tile.atomic_add %C_shared[%tn], %part : memref<4xf32, #gpu.address_space<workgroup>>, f32
   %total = memref.load %C_shared[%tn] : memref<4xf32, #gpu.address_space<workgroup>>
   %res = arith.truncf %total : f32 to f16

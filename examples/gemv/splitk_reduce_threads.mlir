@@ -23,14 +23,13 @@ tile.kernel @gemv_splitk_reduce_threads(%A: memref<1024xf16>, %B: memref<1024x10
   %A_local = tile.alloc_local : memref<8xf16>
   %B_local = tile.alloc_local : memref<8xf16>
   %C_shared = tile.alloc_shared : memref<4xf32, #gpu.address_space<workgroup>>
-  %C_accum = tile.alloc_local : memref<1xf32>
   %first = arith.cmpi eq, %tk, %c0 : index
   scf.if %first {
     memref.store %zero, %C_shared[%tn] : memref<4xf32, #gpu.address_space<workgroup>>
   }
-  tile.clear %C_accum : memref<1xf32>
+  %init_sum = arith.constant 0.0 : f32
   %n = affine.apply affine_map<(bn, tn) -> (bn * 4 + tn)>(%bn, %tn)
-  tile.serial %bk = %c0 to %c4 step %c1 {
+  %part = tile.serial %bk = %c0 to %c4 step %c1 iter_args(%running = %init_sum) -> (f32) {
     tile.serial %k = %c0 to %c8 step %c1 {
       %kk = affine.apply affine_map<(bk, tk, k) -> (bk * 256 + tk * 8 + k)>(%bk, %tk, %k)
       %a = memref.load %A[%kk] : memref<1024xf16>
@@ -38,18 +37,17 @@ tile.kernel @gemv_splitk_reduce_threads(%A: memref<1024xf16>, %B: memref<1024x10
       %b = memref.load %B[%n, %kk] : memref<1024x1024xf16>
       memref.store %b, %B_local[%k] : memref<8xf16>
     }
-    tile.serial %k = %c0 to %c8 step %c1 {
+    %running_next = tile.serial %k = %c0 to %c8 step %c1 iter_args(%acc = %running) -> (f32) {
       %a = memref.load %A_local[%k] : memref<8xf16>
       %b = memref.load %B_local[%k] : memref<8xf16>
       %af = arith.extf %a : f16 to f32
       %bf = arith.extf %b : f16 to f32
       %prod = arith.mulf %af, %bf : f32
-      %acc = memref.load %C_accum[%c0] : memref<1xf32>
       %sum = arith.addf %acc, %prod : f32
-      memref.store %sum, %C_accum[%c0] : memref<1xf32>
+      tile.yield %sum : f32
     }
+    tile.yield %running_next : f32
   }
-  %part = memref.load %C_accum[%c0] : memref<1xf32>
   tile.atomic_add %C_shared[%tn], %part : memref<4xf32, #gpu.address_space<workgroup>>, f32
   %total = memref.load %C_shared[%tn] : memref<4xf32, #gpu.address_space<workgroup>>
   %res = arith.truncf %total : f32 to f16

@@ -252,6 +252,22 @@ tile.kernel @nothing(%Y: memref<64xf32>) grid [1] threads [64] {
 
 // -----
 
+tile.kernel @carried_producer(%X: memref<4096xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %buf = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{a copy of the pipelined loop depends on its loop-carried value #0: the copies run stages ahead of the iteration that computes it}}
+  %r = tile.pipelined %k = %c0 to %c64 step %c1 stages 2 iter_args(%off = %c0) -> (index) {
+    tile.copy %X[%off] to %buf : memref<4096xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %buf[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    %next = arith.addi %off, %c64 : index
+    tile.yield %next : index
+  }
+}
+
+// -----
+
 tile.kernel @impure_producer(%X: memref<4096xf32>, %I: memref<64xindex>) grid [1] threads [64] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -417,4 +433,70 @@ tile.kernel @other_argument(%X: memref<64x64xf32>, %Y: memref<64x64xf32>) grid [
     %v = memref.load %buf[%c0, %tx] : memref<1x64xf32, #gpu.address_space<workgroup>>
     memref.store %v, %Y[%k, %tx] : memref<64x64xf32>
   }
+}
+
+// -----
+
+// A carried sum through a two-stage pipeline unrolled by two: the group
+// loop carries it, iteration 0 of a group feeds iteration 1, whose guard
+// (it may lie past the end) yields the new sum or passes the old one on.
+// CHECK-LABEL: tile.kernel @carried_sum
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[SUM:.+]] = tile.serial %{{.*}} = %{{.*}} to %{{.*}} step %c2{{.*}} iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (f32) {
+// CHECK:   %[[V0:.+]] = memref.load
+// CHECK:   %[[S0:.+]] = arith.addf %[[ACC]], %[[V0]] : f32
+// CHECK:   %[[S1:.+]] = scf.if %{{.*}} -> (f32) {
+// CHECK:     %[[V1:.+]] = memref.load
+// CHECK:     %[[T1:.+]] = arith.addf %[[S0]], %[[V1]] : f32
+// CHECK:     scf.yield %[[T1]] : f32
+// CHECK:   } else {
+// CHECK:     scf.yield %[[S0]] : f32
+// CHECK:   }
+// CHECK:   tile.yield %[[S1]] : f32
+// CHECK: }
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: memref.store %[[SUM]]
+tile.kernel @carried_sum(%X: memref<?xf32>, %Y: memref<32xf32>, %n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %tx = tile.thread_id x
+  %buf = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
+  %sum = tile.pipelined %k = %c0 to %n step %c1 stages 2 iter_args(%acc = %zero) -> (f32) {
+    %off = arith.muli %k, %c32 : index
+    tile.copy %X[%off] to %buf : memref<?xf32> to memref<32xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %buf[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+    %s = arith.addf %acc, %v : f32
+    tile.yield %s : f32
+  }
+  memref.store %sum, %Y[%tx] : memref<32xf32>
+}
+
+// -----
+
+// Rolled: the iteration loop carries the sum itself.
+// CHECK-LABEL: tile.kernel @carried_sum_rolled
+// CHECK: %[[SUM:.+]] = tile.serial %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.+]] = %{{.*}}) -> (f32) {
+// CHECK:   nvvm.cp.async.wait.group 1
+// CHECK:   %[[V:.+]] = memref.load
+// CHECK:   %[[S:.+]] = arith.addf %[[ACC]], %[[V]] : f32
+// CHECK:   tile.yield %[[S]] : f32
+// CHECK: }
+// CHECK: memref.store %[[SUM]]
+tile.kernel @carried_sum_rolled(%X: memref<?xf32>, %Y: memref<32xf32>, %n: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %tx = tile.thread_id x
+  %buf = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
+  %sum = tile.pipelined %k = %c0 to %n step %c1 stages 3 rolled iter_args(%acc = %zero) -> (f32) {
+    %off = arith.muli %k, %c32 : index
+    tile.copy %X[%off] to %buf : memref<?xf32> to memref<32xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %buf[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+    %s = arith.addf %acc, %v : f32
+    tile.yield %s : f32
+  }
+  memref.store %sum, %Y[%tx] : memref<32xf32>
 }

@@ -386,18 +386,6 @@ tile.kernel @vectorized_iter_args(%A: memref<8xf32>) grid [1] threads [32] {
 
 // -----
 
-tile.kernel @pipelined_iter_args(%n: index) grid [1] threads [32] {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{'tile.pipelined' op does not carry values (iter_args)}}
-  %s = tile.pipelined %k = %c0 to %n step %c1 stages 2 iter_args(%acc = %zero) -> (f32) {
-    tile.yield %acc : f32
-  }
-}
-
-// -----
-
 tile.kernel @iter_args_buffer(%n: index) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

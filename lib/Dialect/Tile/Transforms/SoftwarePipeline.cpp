@@ -259,7 +259,16 @@ static FailureOr<std::optional<PipelinePlan>> analyze(PipelinedOp loop) {
     llvm::append_range(worklist, copy->getOperands());
   }
   while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
+    Value value = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == &body && arg.getArgNumber() != 0)
+      return loop.emitError("a copy of the pipelined loop depends on its "
+                            "loop-carried value #")
+                 << arg.getArgNumber() - 1
+                 << ": the copies run stages ahead of the iteration that "
+                    "computes it",
+             failure();
+    Operation *def = value.getDefiningOp();
     if (!def || def->getBlock() != &body || needed.contains(def))
       continue;
     if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
@@ -290,6 +299,44 @@ static Value buildInductionValue(OpBuilder &builder, Location loc,
   return arith::AddIOp::create(
       builder, loc, loop.getLowerBound(),
       arith::MulIOp::create(builder, loc, iteration, loop.getStep()));
+}
+
+/// Creates `tile.serial lower to upper step step` carrying `loop`'s
+/// iteration arguments, with `builder` at the end of its body (before the
+/// empty yield when nothing is carried; the caller yields the carried
+/// values otherwise).
+static SerialOp createCarryingLoop(OpBuilder &builder, Location loc,
+                                   PipelinedOp loop, Value lower, Value upper,
+                                   Value step) {
+  auto serial =
+      SerialOp::create(builder, loc, lower, upper, step, loop.getInitArgs());
+  Block &body = serial.getBody().front();
+  if (!body.empty())
+    builder.setInsertionPoint(body.getTerminator());
+  else
+    builder.setInsertionPointToEnd(&body);
+  return serial;
+}
+
+/// Clones the body of `loop` (but `skip`) with `mapping`, its iteration
+/// arguments mapped to `carried`; returns the values it yields.
+static SmallVector<Value>
+cloneIteration(OpBuilder &builder, PipelinedOp loop, IRMapping &mapping,
+               ValueRange carried, const DenseSet<Operation *> &skip,
+               function_ref<void(Operation &, Operation *)> onClone = {}) {
+  mapping.map(loop.getRegionIterArgs(), carried);
+  Block &body = loop.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    if (skip.contains(&op))
+      continue;
+    Operation *clone = builder.clone(op, mapping);
+    if (onClone)
+      onClone(op, clone);
+  }
+  SmallVector<Value> yielded;
+  for (Value value : body.getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(value));
+  return yielded;
 }
 
 /// Emits the copies of `iteration` (and the ops they need), asynchronous,
@@ -345,15 +392,26 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
     for (auto [buffer, perStage] : llvm::zip(plan.buffers, stageBuffers))
       mapping.map(buffer, perStage[stage]);
   };
-  // Runs `build` under `if (iteration < N)`.
-  auto guarded = [&](Value iteration, llvm::function_ref<void()> build) {
+  // Runs `build` under `if (iteration < N)`; the values carried past it
+  // are those `build` returns, or `carried` when the guard fails.
+  auto guarded = [&](Value iteration, ValueRange carried,
+                     llvm::function_ref<SmallVector<Value>()> build)
+      -> SmallVector<Value> {
     Value inside = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::slt, iteration, count);
-    auto branch = scf::IfOp::create(builder, loc, inside,
-                                    /*withElseRegion=*/false);
+    auto branch = scf::IfOp::create(builder, loc, carried.getTypes(), inside,
+                                    /*withElseRegion=*/!carried.empty());
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(branch.thenBlock()->getTerminator());
-    build();
+    if (carried.empty()) {
+      builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+      build();
+      return {};
+    }
+    builder.setInsertionPointToEnd(branch.thenBlock());
+    scf::YieldOp::create(builder, loc, build());
+    builder.setInsertionPointToEnd(branch.elseBlock());
+    scf::YieldOp::create(builder, loc, carried);
+    return SmallVector<Value>(branch.getResults());
   };
   auto issueCopies = [&](Value iteration, int64_t stage) {
     emitCopies(builder, loc, loop, plan, iteration, count,
@@ -365,12 +423,13 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
     issueCopies(constant(stage), stage);
 
   // The loop over groups of S iterations.
-  auto groups = SerialOp::create(builder, loc, constant(0), count,
-                                 constant(stages));
+  SerialOp groups;
   {
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(groups.getBody().front().getTerminator());
+    groups = createCarryingLoop(builder, loc, loop, constant(0), count,
+                                constant(stages));
     Value first = groups.getInductionVar();
+    SmallVector<Value> carried(groups.getRegionIterArgs());
     DenseSet<Operation *> copies;
     for (CopyOp copy : plan.copies)
       copies.insert(copy);
@@ -389,18 +448,17 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
         mapping.map(loop.getInductionVar(),
                     buildInductionValue(builder, loc, loop, iteration));
         mapStage(mapping, j);
-        for (Operation &op : loop.getBody().front().without_terminator())
-          if (!copies.contains(&op))
-            builder.clone(op, mapping);
+        return cloneIteration(builder, loop, mapping, carried, copies);
       };
-      if (j == 0)
-        buildIteration();
-      else
-        guarded(iteration, buildIteration);
+      carried = j == 0 ? buildIteration()
+                       : guarded(iteration, carried, buildIteration);
     }
+    if (!carried.empty())
+      YieldOp::create(builder, loc, carried);
   }
   // Only empty groups can be left; drain them all the same.
   NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+  loop.replaceAllUsesWith(groups.getResults());
   loop.erase();
 }
 
@@ -626,11 +684,11 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
   for (int64_t stage = 0; stage < ahead; ++stage)
     issueCopies(constant(stage), constant(stage));
 
-  auto iterations = SerialOp::create(builder, loc, constant(0), count,
-                                     constant(1));
+  SerialOp iterations;
   {
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(iterations.getBody().front().getTerminator());
+    iterations =
+        createCarryingLoop(builder, loc, loop, constant(0), count, constant(1));
     Value iteration = iterations.getInductionVar();
     if (!tma)
       NVVM::CpAsyncWaitGroupOp::create(builder, loc, ahead - 1);
@@ -659,17 +717,19 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
     DenseSet<Operation *> copies;
     for (CopyOp copy : plan.copies)
       copies.insert(copy);
-    for (Operation &op : loop.getBody().front().without_terminator()) {
-      if (copies.contains(&op))
-        continue;
-      Operation *clone = builder.clone(op, mapping);
-      if (llvm::is_contained(inFlight, dyn_cast<GemmOp>(&op)))
-        clone->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
-    }
+    SmallVector<Value> yielded = cloneIteration(
+        builder, loop, mapping, iterations.getRegionIterArgs(), copies,
+        [&](Operation &op, Operation *clone) {
+          if (llvm::is_contained(inFlight, dyn_cast<GemmOp>(&op)))
+            clone->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
+        });
+    if (!yielded.empty())
+      YieldOp::create(builder, loc, yielded);
   }
   // TMA copies are all waited for by the iterations that read them.
   if (!tma)
     NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+  loop.replaceAllUsesWith(iterations.getResults());
   loop.erase();
   for (Value buffer : plan.buffers)
     if (buffer.use_empty())

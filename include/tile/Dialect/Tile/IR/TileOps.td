@@ -495,8 +495,7 @@ def Tile_VectorizedOp : Tile_RangeLoopOp<"vectorized", [],
 }
 
 def Tile_PipelinedOp : Tile_RangeLoopOp<"pipelined", [
-    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>],
-    /*constantBounds=*/0, /*carriesValues=*/0> {
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
   let summary = "A software-pipelined loop over K tiles";
   let description = [{
     A collective loop whose copies into shared memory run `stages - 1`
@@ -504,7 +503,9 @@ def Tile_PipelinedOp : Tile_RangeLoopOp<"pipelined", [
     multi-buffers the shared buffers written by `tile.copy` in the body,
     turns those copies into asynchronous copies, and emits the prologue, the
     waits and the epilogue. `stages = 1` is an ordinary serial loop; at most
-    16 stages. The bounds must be uniform across the block.
+    16 stages. The bounds must be uniform across the block. It carries
+    values with `iter_args` like `tile.serial` (a running sum or maximum);
+    the copies, which run ahead, must not depend on them.
 
     By default the lowering unrolls the loop by the stage count, so that
     every stage is a buffer of its own at a constant address. With `rolled`
