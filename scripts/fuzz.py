@@ -21,7 +21,8 @@ seeds whose own run takes under 20 s with those arguments, so that a
 timeout means something. Either tool must compile and run the mutant or
 reject it with a diagnostic; a mutant must never bring it down. The tools
 run under `ulimit -v` (--memory-limit), so that a mutant with huge shapes
-fails an allocation instead of taking the machine's memory.
+fails an allocation instead of taking the machine's memory (under a
+sanitizer build, ASan's hard_rss_limit_mb instead).
 
 Mutators (MUTATORS below; each mutant draws 1 to 3 of them):
   delete-op         delete a single-line op (the uses of its results, if
@@ -976,14 +977,21 @@ def run_tool(command, timeout, memory_mb):
     """Runs a command in its own process group, under an address-space
     limit (MiB; 0: none); kills the group when it runs past the timeout."""
     wrapped = command
-    if memory_mb:
+    env = None
+    if memory_mb and "ASAN_OPTIONS" in os.environ:
+        # A sanitizer build (scripts/sanitizer-test.sh sets ASAN_OPTIONS)
+        # reserves terabytes of address space for its shadow memory: limit
+        # the resident size through ASan instead of ulimit -v.
+        env = dict(os.environ)
+        env["ASAN_OPTIONS"] += ":hard_rss_limit_mb=%d" % memory_mb
+    elif memory_mb:
         limit = 'ulimit -v %d && exec "$@"' % (memory_mb * 1024)
         wrapped = ["sh", "-c", limit, "sh"] + command
     start = time.time()
     process = subprocess.Popen(wrapped, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL,
-                               start_new_session=True)
+                               start_new_session=True, env=env)
     timed_out = False
     try:
         output, _ = process.communicate(timeout=timeout)

@@ -12,6 +12,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <array>
+#include <functional>
 
 using namespace mlir;
 
@@ -85,8 +86,13 @@ CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
       program->sharedBytes[func.getName()] = bytes.getInt();
 
   ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = makeOptimizingTransformer(
-      /*optLevel=*/2, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  // ExecutionEngineOptions::transformer is a function_ref: the function it
+  // refers to must outlive ExecutionEngine::create (ASan found it dangling
+  // when bound to the temporary).
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                /*targetMachine=*/nullptr);
+  engineOptions.transformer = optimize;
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)
     return makeError("cannot JIT-compile the kernels for the CPU: " +

@@ -18,6 +18,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstring>
+#include <functional>
 
 using namespace mlir;
 
@@ -77,8 +78,13 @@ llvm::Error runOnCPU(func::FuncOp func,
                      "' to LLVM for the CPU");
 
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(
-      /*optLevel=*/2, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  // ExecutionEngineOptions::transformer is a function_ref: the function it
+  // refers to must outlive ExecutionEngine::create (ASan found it dangling
+  // when bound to the temporary).
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                /*targetMachine=*/nullptr);
+  options.transformer = optimize;
   auto engine = ExecutionEngine::create(*module, options);
   if (!engine)
     return makeError("cannot JIT-compile the reference '" + func.getSymName() +
