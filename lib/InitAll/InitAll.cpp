@@ -39,6 +39,7 @@
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Pipelines/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
 
 void mlir::tile::registerAllDialects(DialectRegistry &registry) {
@@ -82,6 +83,7 @@ void mlir::tile::registerAllPasses() {
 
   registerTilePasses();
   registerTileConversionPasses();
+  registerTilePipelinesPasses();
   registerTileToHostPipeline();
   registerTileToPTXPipeline();
 }

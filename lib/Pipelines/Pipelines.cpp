@@ -18,6 +18,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Pipelines/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 

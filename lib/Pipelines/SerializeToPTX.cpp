@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
-#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Pipelines/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,7 +21,7 @@
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILESERIALIZETOPTX
-#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+#include "tile/Pipelines/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;

@@ -1,6 +1,7 @@
 //===- WritePTX.cpp - Write the PTX of gpu.binary ops to a file -----------===//
 
-#include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Pipelines/Passes.h"
 #include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,7 +18,7 @@
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEWRITEPTX
-#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+#include "tile/Pipelines/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;
@@ -54,7 +55,7 @@ SmallVector<KernelPTX> tile::getKernelPTX(ModuleOp module) {
 std::optional<KernelLaunchInfo> tile::getLaunchInfo(ModuleOp module,
                                                     StringRef kernel) {
   auto launcher = module.lookupSymbol<func::FuncOp>(kernel);
-  if (!launcher || !launcher->hasAttr("tile.launcher"))
+  if (!launcher || !launcher->hasAttr(kLauncherAttr))
     return std::nullopt;
   KernelLaunchInfo info;
   launcher.walk([&](gpu::LaunchFuncOp launch) {
@@ -65,7 +66,7 @@ std::optional<KernelLaunchInfo> tile::getLaunchInfo(ModuleOp module,
         info.block[index] = *value;
   });
   if (auto bytes =
-          launcher->getAttrOfType<IntegerAttr>("tile.dynamic_shared_memory"))
+          launcher->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttr))
     info.dynamicSharedBytes = bytes.getInt();
   if (auto maps = launcher->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
     for (auto map : maps.getAsRange<DictionaryAttr>()) {

@@ -2,11 +2,12 @@
 
 #include "tile/Runner/CPUTarget.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
@@ -78,11 +79,12 @@ CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
 
   std::unique_ptr<CPUProgram> program(new CPUProgram());
   program->raceCheck = compileOptions.raceCheck;
-  if (auto sites = module->getAttrOfType<ArrayAttr>("tile.cpu.sites"))
+  if (auto sites = module->getAttrOfType<ArrayAttr>(mlir::tile::kCPUSitesAttr))
     for (Attribute site : sites)
       program->sites.push_back(cast<StringAttr>(site).str());
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-    if (auto bytes = func->getAttrOfType<IntegerAttr>("tile.cpu.shared_bytes"))
+    if (auto bytes =
+            func->getAttrOfType<IntegerAttr>(mlir::tile::kCPUSharedBytesAttr))
       program->sharedBytes[func.getName()] = bytes.getInt();
 
   ExecutionEngineOptions engineOptions;

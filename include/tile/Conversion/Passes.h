@@ -12,15 +12,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 
 namespace mlir::tile {
-
-/// A gpu.module attribute (i64) set by tile-to-gpu: the alignment, in bytes,
-/// that the module's dynamic shared memory must start on (the largest any
-/// buffer placed there asks for); tile-serialize-to-ptx declares the symbol
-/// with it.
-constexpr llvm::StringLiteral kDynamicSharedAlignmentAttr =
-    "tile.dynamic_shared_memory_alignment";
 
 #define GEN_PASS_DECL
 #include "tile/Conversion/Passes.h.inc"

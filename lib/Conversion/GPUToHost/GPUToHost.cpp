@@ -62,11 +62,8 @@ static constexpr int32_t kAccessAtomic = 2;
 static constexpr unsigned kReportedIndices = 4;
 
 /// Names of the attributes the runner reads.
-static constexpr llvm::StringLiteral kSitesAttr = "tile.cpu.sites";
-static constexpr llvm::StringLiteral kSharedBytesAttr =
-    "tile.cpu.shared_bytes";
-static constexpr llvm::StringLiteral kDynamicSharedMemoryAttr =
-    "tile.dynamic_shared_memory";
+static constexpr llvm::StringLiteral kSitesAttr = kCPUSitesAttr;
+static constexpr llvm::StringLiteral kSharedBytesAttr = kCPUSharedBytesAttr;
 
 static bool isWorkgroup(Attribute memorySpace) {
   if (auto space = dyn_cast_if_present<gpu::AddressSpaceAttr>(memorySpace))
@@ -999,7 +996,7 @@ LogicalResult HostLowering::run() {
   // take their names.
   for (auto launcher :
        llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (launcher->hasAttr("tile.launcher"))
+    if (launcher->hasAttr(kLauncherAttr))
       launcher.erase();
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   for (gpu::GPUModuleOp gpuModule : gpuModules) {
@@ -1024,8 +1021,8 @@ LogicalResult HostLowering::run() {
       if (failed(func) ||
           failed(placeWorkgroupMemory(gpuModule, gpuFunc, *func)))
         return failure();
-      if (auto reference = gpuFunc->getAttr("tile.reference"))
-        (*func)->setAttr("tile.reference", reference);
+      if (auto reference = gpuFunc->getAttr(kReferenceAttr))
+        (*func)->setAttr(kReferenceAttr, reference);
       stripWorkgroupTypes(*func);
       if (failed(lowerThreadOps(*func)))
         return failure();

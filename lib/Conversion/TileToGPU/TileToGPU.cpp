@@ -28,10 +28,6 @@ using namespace mlir::tile;
 /// Static shared memory of one block; more needs dynamic shared memory.
 static constexpr int64_t kMaxStaticSharedMemoryBytes = 48 * 1024;
 
-/// Name of the gpu.func attribute holding the dynamic shared memory size.
-static constexpr llvm::StringLiteral kDynamicSharedMemoryAttr =
-    "tile.dynamic_shared_memory";
-
 static gpu::Dimension toGPU(Dim dim) {
   switch (dim) {
   case Dim::x:
@@ -140,7 +136,7 @@ static void buildLauncher(KernelOp kernel, gpu::GPUFuncOp func,
   Location loc = kernel.getLoc();
   auto launcher = func::FuncOp::create(builder, loc, kernel.getSymName(),
                                        func.getFunctionType());
-  launcher->setAttr("tile.launcher", builder.getUnitAttr());
+  launcher->setAttr(kLauncherAttr, builder.getUnitAttr());
   // What launching the kernel takes beyond its arguments, kept on the host
   // side where it outlives the gpu.func (getLaunchInfo).
   if (dynamicSharedBytes != 0)
@@ -367,7 +363,7 @@ static void outlineKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
     func->setAttr("nvvm.maxnreg", builder.getI32IntegerAttr(
                                       static_cast<int32_t>(registers.getInt())));
   if (FlatSymbolRefAttr reference = kernel.getReferenceAttr())
-    func->setAttr("tile.reference", reference);
+    func->setAttr(kReferenceAttr, reference);
 
   // The builder made an entry block; the kernel's body replaces it.
   int64_t sharedBytes = kernel.getStaticSharedMemoryBytes();

@@ -5,13 +5,13 @@
 // indices are context loads, the launcher and the gpu.module are gone, a
 // workgroup global is a view of the arena, the barrier a runtime call.
 
-// CHECK-LABEL: module attributes {tile.cpu.sites = [
+// CHECK-LABEL: module attributes {tile.cpu_sites = [
 // CHECK-SAME: "{{.*}}tile-gpu-to-host.mlir:{{[0-9]+}}:{{[0-9]+}}: memref.store on memref<64xf32>"
 // CHECK-SAME: "{{.*}}: gpu.barrier (placed by tile-insert-barriers)"
 // CHECK-NOT: gpu.module
 // CHECK-NOT: gpu.launch_func
 // CHECK: func.func @reverse(%[[CTX:.+]]: memref<16xi64>, %[[ARENA:.+]]: memref<?xi8>, %[[OUT:.+]]: memref<64xf32>)
-// CHECK-SAME: tile.cpu.shared_bytes = 256
+// CHECK-SAME: tile.cpu_shared_bytes = 256
 // CHECK: %[[BUF:.+]] = memref.view %[[ARENA]][%{{.+}}][] : memref<?xi8> to memref<64xf32>
 // CHECK: %[[TX:.+]] = memref.load %[[CTX]][%c0{{.*}}] : memref<16xi64>
 // CHECK: %[[T:.+]] = arith.index_cast %[[TX]] : i64 to index
@@ -104,7 +104,7 @@ module attributes {gpu.container_module} {
 // and their ops call the runtime with the barrier's arena offset.
 
 // CHECK-LABEL: func.func @pipeline
-// CHECK-SAME: tile.cpu.shared_bytes = 80
+// CHECK-SAME: tile.cpu_shared_bytes = 80
 // CHECK-NOT: nvgpu.
 // CHECK-NOT: nvvm.
 // CHECK: memref.view %{{.+}}[%c0{{.*}}][%c64{{.*}}] : memref<?xi8> to memref<?xi8>

@@ -28,11 +28,6 @@ using namespace mlir::tile;
 
 /// Widest vector access, in bytes.
 static constexpr int64_t kMaxVectorBytes = 16;
-/// Marks an scf.for that came from tile.unroll and is unrolled at the end.
-static constexpr llvm::StringLiteral kUnrollAttr = "tile.unroll";
-/// Marks a tile.copy, and then the stores of its chunks, whose writes may
-/// complete asynchronously.
-static constexpr llvm::StringLiteral kAsyncAttr = "tile.async";
 /// Per-thread copies of at most this many chunks are unrolled.
 static constexpr int64_t kMaxUnrolledChunks = 64;
 

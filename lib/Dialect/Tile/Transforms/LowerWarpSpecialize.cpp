@@ -240,7 +240,7 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
     Operation *clone = builder.clone(nested, mapping);
     if (producer)
       forEachAsyncCopy(clone, op.getBuffers(), [&](Operation *copy) {
-        copy->setAttr("tile.async", UnitAttr::get(op.getContext()));
+        copy->setAttr(kAsyncAttr, UnitAttr::get(op.getContext()));
       });
   }
   if (producer && hasAsyncCopies(op)) {

@@ -99,9 +99,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Marks a tile.copy whose writes may complete asynchronously.
-static constexpr llvm::StringLiteral kAsyncAttr = "tile.async";
-
 namespace {
 
 /// What runs ahead and what it fills.

@@ -255,7 +255,7 @@ static VectorizationPlan analyze(VectorizedOp loop, int64_t tripCount) {
 static bool buildAsyncCopy(OpBuilder &builder, Location loc, Operation &store,
                            Value value, Value target, ValueRange indices,
                            int64_t bytes) {
-  if (!store.hasAttr("tile.async"))
+  if (!store.hasAttr(kAsyncAttr))
     return false;
   auto load = value.getDefiningOp<vector::LoadOp>();
   auto targetType = cast<MemRefType>(target.getType());

@@ -35,6 +35,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include <optional>
 #include <string>
@@ -46,11 +47,6 @@ constexpr int64_t kSwizzleBytes = 128;
 /// The bytes over which the pattern repeats (8 lines): the alignment a
 /// swizzled tile needs where the hardware applies the swizzle (wgmma, TMA).
 constexpr int64_t kSwizzleAtomBytes = 1024;
-
-/// Marks a `memref.view` that is one stage of a swizzled buffer staged by a
-/// rolled pipeline (tile-software-pipeline): tile-apply-swizzles rewrites
-/// the view's accesses as it does those of a swizzled allocation.
-constexpr llvm::StringLiteral kSwizzledViewAttr = "tile.swizzle";
 
 /// Why a buffer of `type` cannot be swizzled, or nullopt when it can: at
 /// least 2-D, elements of a power-of-two size up to 16 bytes, rows a

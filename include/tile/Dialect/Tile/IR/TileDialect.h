@@ -10,4 +10,86 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 
+namespace mlir::tile {
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes (declared in TileDialect.td)
+//===----------------------------------------------------------------------===//
+
+/// On a `tile.copy` (or the store it becomes): its writes may complete
+/// asynchronously (cp.async), made visible by the wait and barrier of the
+/// pipeline that marked it.
+constexpr llvm::StringLiteral kAsyncAttr =
+    TileDialect::AsyncAttrHelper::getNameStr();
+/// On an scf.for made from a `tile.unroll`: unroll it fully.
+constexpr llvm::StringLiteral kUnrollAttr =
+    TileDialect::UnrollAttrHelper::getNameStr();
+/// Marks a `memref.view` that is one stage of a swizzled buffer staged by a
+/// rolled pipeline (tile-software-pipeline): tile-apply-swizzles rewrites
+/// the view's accesses as it does those of a swizzled allocation.
+constexpr llvm::StringLiteral kSwizzledViewAttr =
+    TileDialect::SwizzleAttrHelper::getNameStr();
+/// On a `tile.gemm` lowered to wgmma inside a rolled pipeline whose stages
+/// are released one iteration late (tile-software-pipeline): the gemm
+/// leaves its MMAs in flight (wgmma.wait_group 1: the previous iteration's
+/// are done), and the loop is followed by a wait for all of them.
+constexpr llvm::StringLiteral kWgmmaInFlightAttr =
+    TileDialect::WgmmaInFlightAttrHelper::getNameStr();
+/// Marks the `scf.if` of one role of a lowered `tile.warp_specialize`: the
+/// role's threads are `tile.role_threads` threads from linear index
+/// `tile.role_first`. Collective ops inside are spread over them, and the
+/// condition does not make the region divergent for them.
+constexpr llvm::StringLiteral kRoleFirstAttr =
+    TileDialect::RoleFirstAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kRoleThreadsAttr =
+    TileDialect::RoleThreadsAttrHelper::getNameStr();
+/// The per-thread register count at kernel entry (PTX .maxnreg), set when
+/// `setmaxnreg` is used: ptxas ignores setmaxnreg without it.
+constexpr llvm::StringLiteral kMaxRegistersAttr =
+    TileDialect::MaxRegistersAttrHelper::getNameStr();
+/// On a memref argument of a kernel: every dynamic size of the memref is a
+/// multiple of this power of two (Triton's divisibility hint). The
+/// vectorizer then knows its rows stay aligned; launchers check it.
+constexpr llvm::StringLiteral kMultipleOfAttr =
+    TileDialect::MultipleOfAttrHelper::getNameStr();
+/// Marks a barrier the compiler placed with the pass that placed it, kept
+/// down to `gpu.barrier` so that tools can say where a barrier comes from
+/// (the CPU target's reports, its barrier-removal test hook).
+constexpr llvm::StringLiteral kInsertedByAttr =
+    TileDialect::InsertedByAttrHelper::getNameStr();
+/// On the host function tile-to-gpu makes to launch a kernel.
+constexpr llvm::StringLiteral kLauncherAttr =
+    TileDialect::LauncherAttrHelper::getNameStr();
+/// On a gpu.func (then its host function): the kernel's reference function.
+constexpr llvm::StringLiteral kReferenceAttr =
+    TileDialect::ReferenceAttrHelper::getNameStr();
+/// On a gpu.func and its launcher: the dynamic shared memory of one block,
+/// in bytes.
+constexpr llvm::StringLiteral kDynamicSharedMemoryAttr =
+    TileDialect::DynamicSharedMemoryAttrHelper::getNameStr();
+/// A gpu.module attribute (i64) set by tile-to-gpu: the alignment, in bytes,
+/// that the module's dynamic shared memory must start on (the largest any
+/// buffer placed there asks for); tile-serialize-to-ptx declares the symbol
+/// with it.
+constexpr llvm::StringLiteral kDynamicSharedAlignmentAttr =
+    TileDialect::DynamicSharedMemoryAlignmentAttrHelper::getNameStr();
+/// On a gpu.func made by tile-to-gpu: the tensor maps its TMA copies read,
+/// one `!llvm.ptr` parameter each after the kernel's own, in order. Each is
+/// a dictionary: `argument` (the index of the memref argument it maps),
+/// `box` (the box extents, outermost first) and `swizzle` (0 or 128 bytes).
+/// The launcher encodes each with cuTensorMapEncodeTiled over the
+/// argument's whole buffer and passes the address of a device copy of it.
+constexpr llvm::StringLiteral kTensorMapsAttr =
+    TileDialect::TensorMapsAttrHelper::getNameStr();
+/// On a module lowered for the CPU target (tile-gpu-to-host): the source
+/// locations its checks report, indexed by the site numbers they pass.
+constexpr llvm::StringLiteral kCPUSitesAttr =
+    TileDialect::CpuSitesAttrHelper::getNameStr();
+/// On a kernel function lowered for the CPU target: its shared memory per
+/// block, in bytes.
+constexpr llvm::StringLiteral kCPUSharedBytesAttr =
+    TileDialect::CpuSharedBytesAttrHelper::getNameStr();
+
+} // namespace mlir::tile
+
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

@@ -28,6 +28,29 @@ def Tile_Dialect : Dialect {
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect"
   ];
+  // The attributes the dialect's passes put on ops (their own or upstream
+  // ones) to carry facts along the pipeline. ODS generates a helper per
+  // attribute (TileDialect::AsyncAttrHelper, ...); TileDialect.h names each
+  // (kAsyncAttr, ...) from it and says what it means. No pass spells one
+  // out as a string.
+  let discardableAttrs = (ins
+    "::mlir::UnitAttr":$async,
+    "::mlir::UnitAttr":$unroll,
+    "::mlir::UnitAttr":$swizzle,
+    "::mlir::UnitAttr":$wgmma_in_flight,
+    "::mlir::IntegerAttr":$role_first,
+    "::mlir::IntegerAttr":$role_threads,
+    "::mlir::IntegerAttr":$max_registers,
+    "::mlir::IntegerAttr":$multiple_of,
+    "::mlir::StringAttr":$inserted_by,
+    "::mlir::UnitAttr":$launcher,
+    "::mlir::FlatSymbolRefAttr":$reference,
+    "::mlir::IntegerAttr":$dynamic_shared_memory,
+    "::mlir::IntegerAttr":$dynamic_shared_memory_alignment,
+    "::mlir::ArrayAttr":$tensor_maps,
+    "::mlir::ArrayAttr":$cpu_sites,
+    "::mlir::IntegerAttr":$cpu_shared_bytes
+  );
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let hasOperationAttrVerify = 1;

@@ -27,46 +27,12 @@
 
 namespace mlir::tile {
 
-/// Marks the `scf.if` of one role of a lowered `tile.warp_specialize`: the
-/// role's threads are `tile.role_threads` threads from linear index
-/// `tile.role_first`. Collective ops inside are spread over them, and the
-/// condition does not make the region divergent for them.
-constexpr llvm::StringLiteral kRoleFirstAttr = "tile.role_first";
-constexpr llvm::StringLiteral kRoleThreadsAttr = "tile.role_threads";
-/// The per-thread register count at kernel entry (PTX .maxnreg), set when
-/// `setmaxnreg` is used: ptxas ignores setmaxnreg without it.
-constexpr llvm::StringLiteral kMaxRegistersAttr = "tile.max_registers";
-
-/// On a memref argument of a kernel: every dynamic size of the memref is a
-/// multiple of this power of two (Triton's divisibility hint). The
-/// vectorizer then knows its rows stay aligned; launchers check it.
-constexpr llvm::StringLiteral kMultipleOfAttr = "tile.multiple_of";
-
 /// The `tile.multiple_of` of `memref` when it is a kernel argument that
 /// declares one.
 std::optional<int64_t> getDeclaredMultiple(Value memref);
 
-/// On a `tile.gemm` lowered to wgmma inside a rolled pipeline whose stages
-/// are released one iteration late (tile-software-pipeline): the gemm
-/// leaves its MMAs in flight (wgmma.wait_group 1: the previous iteration's
-/// are done), and the loop is followed by a wait for all of them.
-constexpr llvm::StringLiteral kWgmmaInFlightAttr = "tile.wgmma_in_flight";
-
-/// On a gpu.func made by tile-to-gpu: the tensor maps its TMA copies read,
-/// one `!llvm.ptr` parameter each after the kernel's own, in order. Each is
-/// a dictionary: `argument` (the index of the memref argument it maps),
-/// `box` (the box extents, outermost first) and `swizzle` (0 or 128 bytes).
-/// The launcher encodes each with cuTensorMapEncodeTiled over the
-/// argument's whole buffer and passes the address of a device copy of it.
-constexpr llvm::StringLiteral kTensorMapsAttr = "tile.tensor_maps";
-
 /// Registers of an SM (sm_90), shared by the threads of its blocks.
 constexpr int64_t kRegistersPerSM = 65536;
-
-/// Marks a barrier the compiler placed with the pass that placed it, kept
-/// down to `gpu.barrier` so that tools can say where a barrier comes from
-/// (the CPU target's reports, its barrier-removal test hook).
-constexpr llvm::StringLiteral kInsertedByAttr = "tile.inserted_by";
 
 /// Creates a `tile.barrier` marked as placed by `pass`.
 BarrierOp createCompilerBarrier(OpBuilder &builder, Location loc,

@@ -1,6 +1,7 @@
 //===- Passes.td - Transformations of tile kernels ---------*- tablegen -*-===//
 //
-// Every pass of the tile dialect, in alphabetical order of flag.
+// Every pass of the tile dialect, in alphabetical order of flag (the
+// passes that serialize GPU code: tile/Pipelines/Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -256,22 +257,6 @@ def TileLowerTileOps : Pass<"tile-lower-tile-ops", "::mlir::tile::KernelOp"> {
   ];
 }
 
-def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
-  let summary = "Compile every gpu.module to a gpu.binary holding PTX, in parallel";
-  let description = [{
-    `gpu-module-to-binary{format=isa}`, with the modules compiled
-    concurrently (MLIR's thread pool; `--mlir-disable-threading` makes it
-    sequential). `tile-to-gpu` puts every kernel in a `gpu.module` of its
-    own, so a file's compile time is that of its largest kernel rather than
-    the sum. Each module needs a target attribute (`nvvm-attach-target`);
-    the binaries keep the modules' names and order.
-  }];
-  let options = [
-    Option<"toolkitPath", "toolkit", "std::string", "\"\"",
-           "CUDA toolkit whose libdevice is linked when needed">
-  ];
-}
-
 def TileSoftwarePipeline : Pass<"tile-software-pipeline", "::mlir::tile::KernelOp"> {
   let summary = "Pipeline tile.pipelined loops with cp.async and a buffer per stage";
   let description = [{
@@ -350,24 +335,6 @@ def TileVectorize : Pass<"tile-vectorize", "::mlir::tile::KernelOp"> {
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
-  ];
-}
-
-def TileWritePTX : Pass<"tile-write-ptx", "::mlir::ModuleOp"> {
-  let summary = "Write the PTX of every gpu.binary to a file";
-  let description = [{
-    Writes the PTX held by the `gpu.binary` ops of the module (one per
-    kernel, from `tile-serialize-to-ptx` or
-    `gpu-module-to-binary{format=isa}`). With one kernel, `output` receives
-    it. With several, each kernel's PTX goes to a file of its own, named
-    after the kernel: `out.ptx` becomes `out.k1.ptx`, `out.k2.ptx`; `-` and
-    files that are not regular (`/dev/null`) receive them one after the
-    other, each after a `// ===== kernel NAME` line. Fails when no PTX
-    object is found.
-  }];
-  let options = [
-    Option<"output", "output", "std::string", "\"-\"",
-           "File that receives the PTX ('-' for standard output)">
   ];
 }
 

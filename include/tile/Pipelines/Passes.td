@@ -1,0 +1,47 @@
+//===- Passes.td - Serialization of GPU code ---------------*- tablegen -*-===//
+//
+// The passes at the end of the GPU pipeline that turn gpu.modules into PTX
+// and write it out, implemented next to the pipeline in lib/Pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PIPELINES_PASSES_TD
+#define TILE_PIPELINES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
+  let summary = "Compile every gpu.module to a gpu.binary holding PTX, in parallel";
+  let description = [{
+    `gpu-module-to-binary{format=isa}`, with the modules compiled
+    concurrently (MLIR's thread pool; `--mlir-disable-threading` makes it
+    sequential). `tile-to-gpu` puts every kernel in a `gpu.module` of its
+    own, so a file's compile time is that of its largest kernel rather than
+    the sum. Each module needs a target attribute (`nvvm-attach-target`);
+    the binaries keep the modules' names and order.
+  }];
+  let options = [
+    Option<"toolkitPath", "toolkit", "std::string", "\"\"",
+           "CUDA toolkit whose libdevice is linked when needed">
+  ];
+}
+
+def TileWritePTX : Pass<"tile-write-ptx", "::mlir::ModuleOp"> {
+  let summary = "Write the PTX of every gpu.binary to a file";
+  let description = [{
+    Writes the PTX held by the `gpu.binary` ops of the module (one per
+    kernel, from `tile-serialize-to-ptx` or
+    `gpu-module-to-binary{format=isa}`). With one kernel, `output` receives
+    it. With several, each kernel's PTX goes to a file of its own, named
+    after the kernel: `out.ptx` becomes `out.k1.ptx`, `out.k2.ptx`; `-` and
+    files that are not regular (`/dev/null`) receive them one after the
+    other, each after a `// ===== kernel NAME` line. Fails when no PTX
+    object is found.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", "\"-\"",
+           "File that receives the PTX ('-' for standard output)">
+  ];
+}
+
+#endif // TILE_PIPELINES_PASSES_TD
