@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -51,6 +52,36 @@ static std::string formatCheckMessage(StringRef message) {
       location = location.substr(1, close - 1) + location.substr(close + 1);
   }
   return location + ": '" + opName.str() + "': " + lines[2].str();
+}
+
+/// "FILE:LINE:COL" of `loc`, or its printed form when it has no file.
+static std::string formatLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+void addLoopStepChecks(ModuleOp module) {
+  module.walk([](scf::ForOp loop) {
+    OpBuilder builder(loop);
+    Location loc = loop.getLoc();
+    Value step = loop.getStep();
+    Value zero = arith::ConstantOp::create(builder, loc,
+                                           builder.getZeroAttr(step.getType()));
+    Value positive = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sgt, step, zero);
+    std::string what = "step is not positive: the loop would never end";
+    if (std::optional<int64_t> constant = getConstantIntValue(step))
+      what = "step is " + std::to_string(*constant) +
+             ", not positive: the loop would never end";
+    cf::AssertOp::create(builder, loc, positive,
+                         formatLocation(loc) + ": 'scf.for': " + what);
+  });
 }
 
 void lowerChecksToReports(ModuleOp module) {

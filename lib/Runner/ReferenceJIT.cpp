@@ -69,6 +69,7 @@ llvm::Error runOnCPU(func::FuncOp func,
   if (failed(checks.run(*module)))
     return makeError("cannot add runtime checks to the reference '" +
                      func.getSymName() + "'");
+  addLoopStepChecks(*module);
   lowerChecksToReports(*module);
 
   PassManager pm(context);

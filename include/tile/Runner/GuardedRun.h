@@ -23,6 +23,12 @@ namespace tile::runner {
 constexpr llvm::StringLiteral kCheckFailedFunction =
     "tile_runtime_check_failed";
 
+/// Adds a check before every `scf.for` of `module` that its step is
+/// positive: with a step of zero (or below) the loop would never end and
+/// tile-run would wait forever. A failed check reads "FILE:LINE:COL:
+/// 'scf.for': step is N, not positive: the loop would never end".
+void addLoopStepChecks(mlir::ModuleOp module);
+
 /// Replaces every `cf.assert` of `module` (the checks of
 /// `generate-runtime-verification`) by a call of kCheckFailedFunction when
 /// the condition is false, with the message "FILE:LINE:COL: OP: WHAT".

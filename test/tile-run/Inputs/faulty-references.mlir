@@ -1,6 +1,6 @@
 // Mistakes in user code that tile-run runs on the CPU: each is a report
 // naming the function, the op and its location, never a crash of tile-run
-// (test/tile-run/guarded-run.test). One correct kernel, four references.
+// (test/tile-run/guarded-run.test). One correct kernel, five references.
 tile.kernel @scale(%x: memref<64xf32>, %s: i32) grid [1] threads [64]
     attributes {reference = @dim_of_missing_dimension} {
   %tx = tile.thread_id x
@@ -39,6 +39,18 @@ func.func @divide_by_argument(%x: memref<64xf32>, %s: i32) {
   %q = arith.divsi %c64, %s : i32
   %f = arith.sitofp %q : i32 to f32
   scf.for %i = %c0 to %n step %c1 {
+    memref.store %f, %x[%i] : memref<64xf32>
+  }
+  return
+}
+
+// A loop whose step is zero would never end (found by the fuzzer: tile-run
+// waited forever).
+func.func @loop_step_zero(%x: memref<64xf32>, %s: i32) {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 64 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %n step %c0 {
     memref.store %f, %x[%i] : memref<64xf32>
   }
   return
