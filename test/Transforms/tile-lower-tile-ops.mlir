@@ -182,6 +182,25 @@ tile.kernel @fills() grid [1] threads [64] {
 
 // -----
 
+// A per-thread buffer larger than a thread's 255 registers lives in local
+// memory whatever its indices: its clear is a loop over the elements, not one
+// store each (a 1024x1024 clear used to unroll into 2^20 stores and compile for
+// minutes; found by the fuzzer).
+// CHECK-LABEL: tile.kernel @large_local_clear
+// CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[C4096:.+]] = arith.constant 4096 : index
+// CHECK: scf.for %[[L:.+]] = %{{.*}} to %[[C4096]] step
+// CHECK:   %[[J:.+]] = arith.remui %[[L]], %[[C16]]
+// CHECK:   %[[I:.+]] = arith.divui %[[L]], %[[C16]]
+// CHECK:   memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<256x16xf32>
+// CHECK-NOT: memref.store
+tile.kernel @large_local_clear() grid [1] threads [64] {
+  %l = tile.alloc_local : memref<256x16xf32>
+  tile.clear %l : memref<256x16xf32>
+}
+
+// -----
+
 // Loops: serial becomes scf.for, unroll is expanded, pipelined runs serially
 // for now and says so.
 // CHECK-LABEL: tile.kernel @loops

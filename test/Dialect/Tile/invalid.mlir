@@ -121,6 +121,16 @@ tile.kernel @too_much_shared() grid [1] threads [128] {
 
 // -----
 
+// Local buffers count together, per thread: each of these is at the 64 KiB
+// limit, both are over it (a 4 MiB one, from the fuzzer, compiled for minutes).
+// expected-error @+1 {{'tile.kernel' op gives each thread 131072 bytes of local buffers ('tile.alloc_local'), more than the 65536 allowed (docs/TileDialect.md, "Limits"); a thread has 255 registers, so keep per-thread tiles small and put large ones in shared memory}}
+tile.kernel @too_much_local() grid [1] threads [128] {
+  %a = tile.alloc_local : memref<16384xf32>
+  %b = tile.alloc_local : memref<64x256xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Collective ops and thread-dependent control flow
 //===----------------------------------------------------------------------===//

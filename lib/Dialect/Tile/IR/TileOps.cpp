@@ -392,6 +392,19 @@ unsigned KernelOp::getNumDynamicGridExtents() {
   return llvm::count_if(getGrid(), ShapedType::isDynamic);
 }
 
+/// Returns the bytes of the `tile.alloc_local` buffers of `kernel`, which
+/// every thread has (static shapes only: others are verifier errors).
+static int64_t getLocalBufferBytes(KernelOp kernel) {
+  int64_t total = 0;
+  kernel.getBody().walk([&](AllocLocalOp alloc) {
+    MemRefType type = alloc.getType();
+    if (type.hasStaticShape())
+      total +=
+          type.getNumElements() * getBufferElementBytes(type.getElementType());
+  });
+  return total;
+}
+
 int64_t KernelOp::getStaticSharedMemoryBytes() {
   int64_t total = 0;
   getBody().walk([&](AllocSharedOp alloc) {
@@ -559,6 +572,14 @@ LogicalResult KernelOp::verifyRegions() {
     return emitOpError("allocates ")
            << sharedBytes << " bytes of shared memory, more than the "
            << kMaxSharedMemoryBytes << " a thread block can use on sm_90";
+  int64_t localBytes = getLocalBufferBytes(*this);
+  if (localBytes > kMaxLocalBufferBytes)
+    return emitOpError("gives each thread ")
+           << localBytes << " bytes of local buffers ('tile.alloc_local'), "
+           << "more than the " << kMaxLocalBufferBytes
+           << " allowed (docs/TileDialect.md, \"Limits\"); a thread has 255 "
+              "registers, so keep per-thread tiles small and put large ones "
+              "in shared memory";
   return verifyCollectivePlacement(*this);
 }
 

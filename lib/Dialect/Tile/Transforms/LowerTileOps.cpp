@@ -12,6 +12,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "tile/Dialect/Tile/Analysis/IndexAnalysis.h"
+#include "tile/Dialect/Tile/IR/Limits.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/LoopUtils.h"
 #include "llvm/Support/Debug.h"
@@ -549,13 +550,21 @@ struct CopyLowering : OpRewritePattern<CopyOp> {
 };
 
 /// Writes `value` to every element of `buffer`: spread over the block for
-/// shared or global memory, with constant indices in a per-thread buffer.
+/// shared or global memory, with constant indices in a small per-thread
+/// buffer, by a loop in a large one.
 static void lowerFill(Operation *op, Value buffer, Value value,
                       bool collective, PatternRewriter &rewriter) {
   Location loc = op->getLoc();
   auto type = cast<MemRefType>(buffer.getType());
   ArrayRef<int64_t> shape = type.getShape();
   OpBuilder::InsertionGuard guard(rewriter);
+  if (!collective && type.getNumElements() > kMaxUnrolledFillElements) {
+    // Too large for registers: a loop over the elements.
+    Value linear = buildSerialLoop(rewriter, loc, type.getNumElements());
+    memref::StoreOp::create(rewriter, loc, value, buffer,
+                            buildDelinearize(rewriter, loc, linear, shape));
+    return;
+  }
   if (!collective) {
     // Per-thread buffers live in registers only with constant indices.
     SmallVector<int64_t> strides = computeStrides(shape);

@@ -30,6 +30,17 @@ constexpr int64_t kMaxUnrolledOps = 8192;
 /// pipeline (each stage is a buffer and, unrolled, a copy of the body).
 constexpr int64_t kMaxPipelineStages = 16;
 
+/// Most bytes of `tile.alloc_local` buffers one thread may have. A thread has
+/// 255 registers; larger buffers live in local memory (CUDA allows 512 KiB
+/// per thread) and, on the CPU target, on each thread's 256 KiB fiber stack,
+/// which this leaves room on.
+constexpr int64_t kMaxLocalBufferBytes = 64 * 1024;
+
+/// Per-thread fills and clears of at most this many elements store each
+/// element with a constant index, so that the buffer can stay in registers;
+/// larger buffers cannot (255 registers per thread) and are filled by a loop.
+constexpr int64_t kMaxUnrolledFillElements = 256;
+
 /// Hopper's limits on a thread block (the kernel's verifier).
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxThreadExtent[3] = {1024, 1024, 64};
