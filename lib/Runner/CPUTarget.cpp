@@ -106,16 +106,17 @@ CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
                                  llvm::JITSymbolFlags::Exported};
     };
-    add("tile_rt_barrier", &tile_rt_barrier);
-    add("tile_rt_shuffle", &tile_rt_shuffle);
-    add("tile_rt_shuffle_valid", &tile_rt_shuffle_valid);
-    add("tile_rt_mbarrier_init", &tile_rt_mbarrier_init);
-    add("tile_rt_mbarrier_arrive", &tile_rt_mbarrier_arrive);
-    add("tile_rt_mbarrier_wait_parity", &tile_rt_mbarrier_wait_parity);
-    add("tile_rt_cp_async_mbarrier_arrive", &tile_rt_cp_async_mbarrier_arrive);
-    add("tile_rt_shared_access", &tile_rt_shared_access);
-    add("tile_rt_out_of_bounds", &tile_rt_out_of_bounds);
-    add("__truncsfbf2", &tile_rt_truncsfbf2);
+    using namespace cpu::entry;
+    add(kBarrier, &tile_rt_barrier);
+    add(kShuffle, &tile_rt_shuffle);
+    add(kShuffleValid, &tile_rt_shuffle_valid);
+    add(kMBarrierInit, &tile_rt_mbarrier_init);
+    add(kMBarrierArrive, &tile_rt_mbarrier_arrive);
+    add(kMBarrierWaitParity, &tile_rt_mbarrier_wait_parity);
+    add(kCpAsyncMBarrierArrive, &tile_rt_cp_async_mbarrier_arrive);
+    add(kSharedAccess, &tile_rt_shared_access);
+    add(kOutOfBounds, &tile_rt_out_of_bounds);
+    add(kTruncSFBF2, &tile_rt_truncsfbf2);
     return symbols;
   });
   return std::move(program);

@@ -96,7 +96,7 @@ llvm::Error runOnCPU(func::FuncOp func,
         llvm::orc::ExecutorAddr::fromPtr(&tile_runtime_check_failed),
         llvm::JITSymbolFlags::Exported};
     // f32 -> bf16 rounding that LLVM may call (not in every libgcc).
-    symbols[interner("__truncsfbf2")] = {
+    symbols[interner(cpu::entry::kTruncSFBF2)] = {
         llvm::orc::ExecutorAddr::fromPtr(&tile_rt_truncsfbf2),
         llvm::JITSymbolFlags::Exported};
     return symbols;

@@ -18,6 +18,8 @@
 #ifndef TILE_RUNTIME_CPURUNTIME_H
 #define TILE_RUNTIME_CPURUNTIME_H
 
+#include "tile/Runtime/CPURuntimeABI.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -25,23 +27,6 @@
 #include <vector>
 
 namespace tile::cpu {
-
-/// Indices into the per-thread context array the kernel function receives.
-enum ContextSlot : int {
-  kThreadIdX = 0,
-  kThreadIdY,
-  kThreadIdZ,
-  kBlockIdX,
-  kBlockIdY,
-  kBlockIdZ,
-  kBlockDimX,
-  kBlockDimY,
-  kBlockDimZ,
-  kGridDimX,
-  kGridDimY,
-  kGridDimZ,
-  kContextSlots = 16
-};
 
 /// The most threads a block may have, as on every CUDA GPU since sm_20.
 constexpr int64_t kMaxBlockThreads = 1024;
@@ -61,8 +46,9 @@ constexpr uint64_t kMaxOutOfBoundsAccesses = uint64_t(1) << 20;
 constexpr size_t kMaxReports = 100;
 
 /// Runs one GPU thread: `context` points at kContextSlots int64 values (the
-/// slots above, the rest 0), `arena` at the block's shared memory
-/// (LaunchSpec::sharedBytes, 128-byte aligned, zero-filled at block start).
+/// ContextSlot slots of CPURuntimeABI.h, the rest 0), `arena` at the block's
+/// shared memory (LaunchSpec::sharedBytes, 128-byte aligned, zero-filled at
+/// block start).
 using ThreadFunction = void (*)(void *userData, int64_t *context, void *arena);
 
 struct LaunchSpec {
@@ -103,17 +89,17 @@ LaunchResult launch(const LaunchSpec &spec);
 
 } // namespace tile::cpu
 
-// The entry points called by compiled kernel code. Flags are int32_t (0 or
-// 1), not bool: how bool arguments are extended differs between compilers.
-// The entry points called by compiled kernel code. Each acts on the calling
-// GPU thread; `site` indexes LaunchSpec::sites (-1 = unknown).
+// The entry points called by compiled kernel code (their symbol names are in
+// CPURuntimeABI.h). Each acts on the calling GPU thread; `site` indexes
+// LaunchSpec::sites (-1 = unknown). Flags are int32_t (0 or 1), not bool: how
+// bool arguments are extended differs between compilers.
 extern "C" {
 /// Block-wide barrier (bar.sync 0): waits until every thread of the block
 /// that has not returned has arrived.
 void tile_rt_barrier(int32_t site);
 
 /// Warp shuffle with PTX shfl.sync semantics as gpu.shuffle lowers to it:
-/// `mode` is gpu::ShuffleMode (0 xor, 1 up, 2 down, 3 idx). All live lanes of
+/// `mode` is a ShuffleMode (gpu::ShuffleMode's numbers). All live lanes of
 /// the caller's warp exchange values.
 uint64_t tile_rt_shuffle(uint64_t value, int32_t offset, int32_t width,
                          int32_t mode, int32_t site);
@@ -134,14 +120,14 @@ void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc,
                                       int32_t site);
 
 /// Race check mode only: the caller accesses `bytes` bytes at `address`;
-/// `kind` is 0 read, 1 write, 2 atomic read-modify-write. Reads and atomics
-/// are reported before the access, writes after it (so that two unordered
-/// writes of the same value can be told benign).
+/// `kind` is an AccessKind (0 read, 1 write, 2 atomic read-modify-write). Reads
+/// and atomics are reported before the access, writes after it (so that two
+/// unordered writes of the same value can be told benign).
 void tile_rt_shared_access(uint64_t address, uint64_t bytes, int32_t site,
                            int32_t kind);
 
 /// Called instead of an access whose index is outside its memref; `rank` of
-/// the indices i0..i3 are meaningful.
+/// the kOutOfBoundsIndices indices i0..i3 are meaningful.
 void tile_rt_out_of_bounds(int32_t site, int32_t rank, int64_t i0, int64_t i1,
                            int64_t i2, int64_t i3);
 

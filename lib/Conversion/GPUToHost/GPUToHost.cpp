@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Runtime/CPURuntimeABI.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
 
@@ -39,42 +40,19 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Slots of the thread context (tile::cpu::ContextSlot): thread index,
-/// block index, block extents, grid extents, three each.
-static constexpr int64_t kThreadIdSlot = 0;
-static constexpr int64_t kBlockIdSlot = 3;
-static constexpr int64_t kBlockDimSlot = 6;
-static constexpr int64_t kGridDimSlot = 9;
-static constexpr int64_t kContextSlots = 16;
-
-/// Shuffle modes as the runtime numbers them (tile_rt_shuffle).
-static constexpr int32_t kShuffleXor = 0;
-static constexpr int32_t kShuffleUp = 1;
-static constexpr int32_t kShuffleDown = 2;
-static constexpr int32_t kShuffleIdx = 3;
-
-/// Access kinds of tile_rt_shared_access.
-static constexpr int32_t kAccessRead = 0;
-static constexpr int32_t kAccessWrite = 1;
-static constexpr int32_t kAccessAtomic = 2;
-
-/// Indices passed to tile_rt_out_of_bounds.
-static constexpr unsigned kReportedIndices = 4;
+// The runtime's side of the ABI (context slots, shuffle modes, access kinds,
+// entry point names): include/tile/Runtime/CPURuntimeABI.h.
+namespace rt = ::tile::cpu;
+using namespace rt::entry;
+using rt::AccessKind;
+using rt::kOutOfBoundsIndices;
 
 /// Names of the attributes the runner reads.
 static constexpr llvm::StringLiteral kSitesAttr = kCPUSitesAttr;
 static constexpr llvm::StringLiteral kSharedBytesAttr = kCPUSharedBytesAttr;
 
-static bool isWorkgroup(Attribute memorySpace) {
-  if (auto space = dyn_cast_if_present<gpu::AddressSpaceAttr>(memorySpace))
-    return space.getValue() == gpu::AddressSpace::Workgroup;
-  if (auto space = dyn_cast_if_present<IntegerAttr>(memorySpace))
-    return space.getInt() == 3;
-  return false;
-}
-
 static bool isWorkgroup(MemRefType type) {
-  return isWorkgroup(type.getMemorySpace());
+  return getMemorySpace(type) == MemorySpace::Shared;
 }
 
 /// Whether `memorySpace` is one of the GPU's (gpu.address_space, or NVVM's
@@ -127,7 +105,7 @@ struct Access {
   /// The vector's shape, covering the innermost dimensions; empty for one
   /// element.
   SmallVector<int64_t> vectorShape;
-  int32_t kind = kAccessRead;
+  AccessKind kind = AccessKind::Read;
 
   /// How many elements the access covers along dimension `dim`.
   int64_t getExtent(size_t dim) const {
@@ -236,11 +214,11 @@ Value HostLowering::loadContext(Location loc, int64_t slot) {
 }
 
 Value HostLowering::getLinearThreadId(Location loc) {
-  Value x = loadContext(loc, kThreadIdSlot);
-  Value y = loadContext(loc, kThreadIdSlot + 1);
-  Value z = loadContext(loc, kThreadIdSlot + 2);
-  Value dimX = loadContext(loc, kBlockDimSlot);
-  Value dimY = loadContext(loc, kBlockDimSlot + 1);
+  Value x = loadContext(loc, rt::kThreadIdX);
+  Value y = loadContext(loc, rt::kThreadIdX + 1);
+  Value z = loadContext(loc, rt::kThreadIdX + 2);
+  Value dimX = loadContext(loc, rt::kBlockDimX);
+  Value dimY = loadContext(loc, rt::kBlockDimX + 1);
   Value zy = arith::AddIOp::create(
       builder, loc, arith::MulIOp::create(builder, loc, z, dimY), y);
   return arith::AddIOp::create(
@@ -359,10 +337,10 @@ void HostLowering::instrumentViews(gpu::GPUFuncOp func) {
                                      constantI32(loc, 1)};
       reported.push_back(arith::IndexCastOp::create(
           builder, loc, builder.getI64Type(), shift));
-      for (unsigned i = 1; i < kReportedIndices; ++i)
+      for (unsigned i = 1; i < kOutOfBoundsIndices; ++i)
         reported.push_back(arith::ConstantIntOp::create(
             builder, loc, builder.getI64Type(), 0));
-      call(loc, "tile_rt_out_of_bounds", {}, reported);
+      call(loc, kOutOfBounds, {}, reported);
     }
     view.getByteShiftMutable().assign(
         arith::SelectOp::create(builder, loc, inside, shift, zero));
@@ -372,7 +350,7 @@ void HostLowering::instrumentViews(gpu::GPUFuncOp func) {
 void HostLowering::instrumentAccesses(gpu::GPUFuncOp func) {
   SmallVector<Access> accesses;
   func.walk([&](Operation *op) {
-    Access access{op, Value(), {}, {}, kAccessRead};
+    Access access{op, Value(), {}, {}, AccessKind::Read};
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       access.memref = load.getMemRef();
       access.indices.assign(load.getIndices().begin(), load.getIndices().end());
@@ -380,7 +358,7 @@ void HostLowering::instrumentAccesses(gpu::GPUFuncOp func) {
       access.memref = store.getMemRef();
       access.indices.assign(store.getIndices().begin(),
                             store.getIndices().end());
-      access.kind = kAccessWrite;
+      access.kind = AccessKind::Write;
     } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
       access.memref = load.getBase();
       access.indices.assign(load.getIndices().begin(), load.getIndices().end());
@@ -392,17 +370,17 @@ void HostLowering::instrumentAccesses(gpu::GPUFuncOp func) {
                             store.getIndices().end());
       access.vectorShape.assign(store.getVectorType().getShape().begin(),
                                 store.getVectorType().getShape().end());
-      access.kind = kAccessWrite;
+      access.kind = AccessKind::Write;
     } else if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
       access.memref = atomic.getMemref();
       access.indices.assign(atomic.getIndices().begin(),
                             atomic.getIndices().end());
-      access.kind = kAccessAtomic;
+      access.kind = AccessKind::Atomic;
     } else if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op)) {
       access.memref = atomic.getMemref();
       access.indices.assign(atomic.getIndices().begin(),
                             atomic.getIndices().end());
-      access.kind = kAccessAtomic;
+      access.kind = AccessKind::Atomic;
     } else {
       return;
     }
@@ -472,13 +450,13 @@ void HostLowering::instrument(const Access &access) {
     Value size = arith::ConstantIntOp::create(
         builder, loc, builder.getI64Type(),
         elementBytes * access.getNumElements());
-    call(loc, "tile_rt_shared_access", {},
+    call(loc, kSharedAccess, {},
          {address, size, constantI32(loc, site),
-          constantI32(loc, access.kind)});
+          constantI32(loc, static_cast<int32_t>(access.kind))});
   };
 
   // Writes are reported once done: the runtime reads what they wrote.
-  bool reportAfter = access.kind == kAccessWrite;
+  bool reportAfter = access.kind == AccessKind::Write;
   if (!checked) {
     if (reportAfter)
       builder.setInsertionPointAfter(op);
@@ -541,7 +519,7 @@ void HostLowering::instrument(const Access &access) {
   SmallVector<Value> reported = {
       constantI32(loc, site),
       constantI32(loc, static_cast<int64_t>(access.indices.size()))};
-  for (unsigned i = 0; i < kReportedIndices; ++i)
+  for (unsigned i = 0; i < kOutOfBoundsIndices; ++i)
     reported.push_back(
         i < access.indices.size()
             ? arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
@@ -550,7 +528,7 @@ void HostLowering::instrument(const Access &access) {
             : arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
                                            0)
                   .getResult());
-  call(loc, "tile_rt_out_of_bounds", {}, reported);
+  call(loc, kOutOfBounds, {}, reported);
   if (op->getNumResults()) {
     SmallVector<Value> zeros;
     for (Type resultType : op->getResultTypes())
@@ -574,7 +552,7 @@ FailureOr<func::FuncOp> HostLowering::moveToHost(gpu::GPUFuncOp gpuFunc) {
         "has workgroup or private attributions, which the CPU target does "
         "not support");
   MLIRContext *ctx = module.getContext();
-  auto contextType = MemRefType::get({kContextSlots}, builder.getI64Type());
+  auto contextType = MemRefType::get({rt::kContextSlots}, builder.getI64Type());
   auto arenaType =
       MemRefType::get({ShapedType::kDynamic}, builder.getI8Type());
   SmallVector<Type> inputs = {contextType, arenaType};
@@ -697,7 +675,7 @@ LogicalResult HostLowering::lowerMBarriers(nvgpu::MBarrierCreateOp create,
       auto emit = [&](OpBuilder &) {
         Value count = arith::IndexCastOp::create(
             builder, loc, builder.getI32Type(), init.getCount());
-        call(loc, "tile_rt_mbarrier_init", {},
+        call(loc, kMBarrierInit, {},
              {barrierOffset(loc, init.getMbarId()), count,
               constantI32(loc, addSite(init))});
       };
@@ -715,11 +693,11 @@ LogicalResult HostLowering::lowerMBarriers(nvgpu::MBarrierCreateOp create,
         return arrive.emitOpError(
             "token is used; the CPU target only supports mbarrier waits by "
             "phase parity");
-      call(loc, "tile_rt_mbarrier_arrive", {},
+      call(loc, kMBarrierArrive, {},
            {barrierOffset(loc, arrive.getMbarId()),
             constantI32(loc, addSite(arrive))});
     } else if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(user)) {
-      call(loc, "tile_rt_mbarrier_wait_parity", {},
+      call(loc, kMBarrierWaitParity, {},
            {barrierOffset(loc, wait.getMbarId()),
             toFlag(loc, wait.getPhaseParity()),
             constantI32(loc, addSite(wait))});
@@ -744,18 +722,18 @@ LogicalResult HostLowering::lowerMBarriers(nvgpu::MBarrierCreateOp create,
 /// The context slot of an NVVM special register read, or -1.
 static int64_t getSpecialRegisterSlot(StringRef name) {
   static const llvm::StringMap<int64_t> slots = {
-      {"nvvm.read.ptx.sreg.tid.x", kThreadIdSlot},
-      {"nvvm.read.ptx.sreg.tid.y", kThreadIdSlot + 1},
-      {"nvvm.read.ptx.sreg.tid.z", kThreadIdSlot + 2},
-      {"nvvm.read.ptx.sreg.ctaid.x", kBlockIdSlot},
-      {"nvvm.read.ptx.sreg.ctaid.y", kBlockIdSlot + 1},
-      {"nvvm.read.ptx.sreg.ctaid.z", kBlockIdSlot + 2},
-      {"nvvm.read.ptx.sreg.ntid.x", kBlockDimSlot},
-      {"nvvm.read.ptx.sreg.ntid.y", kBlockDimSlot + 1},
-      {"nvvm.read.ptx.sreg.ntid.z", kBlockDimSlot + 2},
-      {"nvvm.read.ptx.sreg.nctaid.x", kGridDimSlot},
-      {"nvvm.read.ptx.sreg.nctaid.y", kGridDimSlot + 1},
-      {"nvvm.read.ptx.sreg.nctaid.z", kGridDimSlot + 2}};
+      {"nvvm.read.ptx.sreg.tid.x", rt::kThreadIdX},
+      {"nvvm.read.ptx.sreg.tid.y", rt::kThreadIdX + 1},
+      {"nvvm.read.ptx.sreg.tid.z", rt::kThreadIdX + 2},
+      {"nvvm.read.ptx.sreg.ctaid.x", rt::kBlockIdX},
+      {"nvvm.read.ptx.sreg.ctaid.y", rt::kBlockIdX + 1},
+      {"nvvm.read.ptx.sreg.ctaid.z", rt::kBlockIdX + 2},
+      {"nvvm.read.ptx.sreg.ntid.x", rt::kBlockDimX},
+      {"nvvm.read.ptx.sreg.ntid.y", rt::kBlockDimX + 1},
+      {"nvvm.read.ptx.sreg.ntid.z", rt::kBlockDimX + 2},
+      {"nvvm.read.ptx.sreg.nctaid.x", rt::kGridDimX},
+      {"nvvm.read.ptx.sreg.nctaid.y", rt::kGridDimX + 1},
+      {"nvvm.read.ptx.sreg.nctaid.z", rt::kGridDimX + 2}};
   auto found = slots.find(name);
   return found == slots.end() ? -1 : found->second;
 }
@@ -856,13 +834,13 @@ LogicalResult HostLowering::lowerThreadOps(func::FuncOp func) {
     };
 
     if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
-      replaceWithSlot(kThreadIdSlot + getDimensionOffset(id.getDimension()));
+      replaceWithSlot(rt::kThreadIdX + getDimensionOffset(id.getDimension()));
     } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-      replaceWithSlot(kBlockIdSlot + getDimensionOffset(id.getDimension()));
+      replaceWithSlot(rt::kBlockIdX + getDimensionOffset(id.getDimension()));
     } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
-      replaceWithSlot(kBlockDimSlot + getDimensionOffset(dim.getDimension()));
+      replaceWithSlot(rt::kBlockDimX + getDimensionOffset(dim.getDimension()));
     } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
-      replaceWithSlot(kGridDimSlot + getDimensionOffset(dim.getDimension()));
+      replaceWithSlot(rt::kGridDimX + getDimensionOffset(dim.getDimension()));
     } else if (int64_t slot =
                    getSpecialRegisterSlot(op->getName().getStringRef());
                slot >= 0) {
@@ -886,39 +864,37 @@ LogicalResult HostLowering::lowerThreadOps(func::FuncOp func) {
       std::string origin;
       if (auto pass = op->getAttrOfType<StringAttr>(kInsertedByAttr))
         origin = ("(placed by " + pass.getValue() + ")").str();
-      call(loc, "tile_rt_barrier", {},
-           {constantI32(loc, addSite(op, origin))});
+      call(loc, kBarrier, {}, {constantI32(loc, addSite(op, origin))});
       op->erase();
     } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
       Type type = shuffle.getValue().getType();
       if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() > 64)
         return shuffle.emitOpError("of ")
                << type << " is not supported by the CPU target";
-      int32_t mode = kShuffleXor;
+      int32_t mode = rt::kShuffleXor;
       switch (shuffle.getMode()) {
       case gpu::ShuffleMode::XOR:
-        mode = kShuffleXor;
+        mode = rt::kShuffleXor;
         break;
       case gpu::ShuffleMode::UP:
-        mode = kShuffleUp;
+        mode = rt::kShuffleUp;
         break;
       case gpu::ShuffleMode::DOWN:
-        mode = kShuffleDown;
+        mode = rt::kShuffleDown;
         break;
       case gpu::ShuffleMode::IDX:
-        mode = kShuffleIdx;
+        mode = rt::kShuffleIdx;
         break;
       }
-      Value bits = call(loc, "tile_rt_shuffle", builder.getI64Type(),
-                        {toBits(builder, loc, shuffle.getValue()),
-                         shuffle.getOffset(), shuffle.getWidth(),
-                         constantI32(loc, mode),
-                         constantI32(loc, addSite(op))});
+      Value bits =
+          call(loc, kShuffle, builder.getI64Type(),
+               {toBits(builder, loc, shuffle.getValue()), shuffle.getOffset(),
+                shuffle.getWidth(), constantI32(loc, mode),
+                constantI32(loc, addSite(op))});
       shuffle.getShuffleResult().replaceAllUsesWith(
           fromBits(builder, loc, bits, type));
       if (!shuffle.getValid().use_empty()) {
-        Value valid =
-            call(loc, "tile_rt_shuffle_valid", builder.getI32Type(), {});
+        Value valid = call(loc, kShuffleValid, builder.getI32Type(), {});
         Value zero = arith::ConstantIntOp::create(builder, loc,
                                                   builder.getI32Type(), 0);
         shuffle.getValid().replaceAllUsesWith(arith::CmpIOp::create(
@@ -930,7 +906,7 @@ LogicalResult HostLowering::lowerThreadOps(func::FuncOp func) {
           builder, loc, builder.getI32Type(), arrive.getAddr());
       Value noinc = arith::ConstantIntOp::create(
           builder, loc, builder.getI32Type(), arrive.getNoinc() ? 1 : 0);
-      call(loc, "tile_rt_cp_async_mbarrier_arrive", {},
+      call(loc, kCpAsyncMBarrierArrive, {},
            {address, noinc, constantI32(loc, addSite(op))});
       op->erase();
     } else if (isa<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp,
@@ -1037,7 +1013,7 @@ LogicalResult HostLowering::run() {
 
 namespace {
 struct TileGPUToHostPass
-    : public tile::impl::TileGPUToHostBase<TileGPUToHostPass> {
+    : public mlir::tile::impl::TileGPUToHostBase<TileGPUToHostPass> {
   using TileGPUToHostBase::TileGPUToHostBase;
 
   void runOnOperation() override {

@@ -35,9 +35,6 @@ using namespace tile::cpu;
 
 namespace {
 
-/// gpu::ShuffleMode's values.
-enum ShuffleMode : int32_t { kXor = 0, kUp = 1, kDown = 2, kIdx = 3 };
-
 /// What a suspended thread waits for, for deadlock reports.
 enum class WaitKind : uint8_t { None, Barrier, Shuffle, MBarrier };
 
@@ -419,23 +416,23 @@ uint64_t Worker::shuffle(uint64_t value, int32_t offset, int32_t width,
   // gpu.shuffle's lowering passes c = 32 - width for up, width - 1 otherwise.
   int32_t lane = static_cast<int32_t>(thread.lane);
   int32_t delta = offset & 31;
-  int32_t maxLane = (mode == kUp ? 32 - width : width - 1) & 31;
+  int32_t maxLane = (mode == kShuffleUp ? 32 - width : width - 1) & 31;
   int32_t source = lane;
   bool valid = false;
   switch (mode) {
-  case kXor:
+  case kShuffleXor:
     source = lane ^ delta;
     valid = source <= maxLane;
     break;
-  case kUp:
+  case kShuffleUp:
     source = lane - delta;
     valid = source >= maxLane;
     break;
-  case kDown:
+  case kShuffleDown:
     source = lane + delta;
     valid = source <= maxLane;
     break;
-  case kIdx:
+  case kShuffleIdx:
     source = delta;
     valid = source <= maxLane;
     break;
@@ -565,9 +562,10 @@ void Worker::sharedAccess(uint64_t address, uint64_t bytes, int32_t site,
   if (address < base || address - base >= sharedBytes)
     return;
   uint64_t offset = address - base;
-  AccessKind accessKind = kind == 0   ? AccessKind::Read
-                          : kind == 2 ? AccessKind::Atomic
-                                      : AccessKind::Write;
+  AccessKind accessKind =
+      kind == static_cast<int32_t>(AccessKind::Read)     ? AccessKind::Read
+      : kind == static_cast<int32_t>(AccessKind::Atomic) ? AccessKind::Atomic
+                                                         : AccessKind::Write;
   // Writes are reported once done (tile-gpu-to-host), with what they wrote.
   const uint8_t *written = accessKind == AccessKind::Write
                                ? reinterpret_cast<const uint8_t *>(address)

@@ -25,8 +25,10 @@
 #ifndef TILE_RUNTIME_RACEDETECTOR_H
 #define TILE_RUNTIME_RACEDETECTOR_H
 
+#include "tile/Runtime/CPURuntimeABI.h"
 #include <array>
 #include <cstdint>
+
 #include <map>
 #include <string>
 #include <tuple>
@@ -34,8 +36,6 @@
 #include <vector>
 
 namespace tile::cpu {
-
-enum class AccessKind : uint8_t { Read = 0, Write = 1, Atomic = 2 };
 
 /// Describes site `site` of `sites` for reports.
 std::string describeSite(const std::vector<std::string> &sites, int32_t site);

@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/IR/MemorySpaces.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
@@ -42,30 +43,6 @@ BarrierOp createCompilerBarrier(OpBuilder &builder, Location loc,
 /// whole (the kernel, a warp-specialized pipeline, a role of one).
 bool isThreadGroupScope(Operation *op);
 
-/// Memory spaces a kernel distinguishes.
-enum class MemorySpace { Global, Shared, Local, Fragment, Other };
-
-/// Classifies the memory space of `type`: no memory space or
-/// `#gpu.address_space<global>` is global, `workgroup` is shared,
-/// `private` is local and `#tile.fragment` a fragment.
-MemorySpace getMemorySpace(MemRefType type);
-
-/// Returns true when `value` is a fragment (`#tile.fragment` memory space).
-bool isFragment(Value value);
-
-/// Returns true when `buffer` is private to a thread: allocated by
-/// `tile.alloc_local` or `memref.alloca`, or in `private` memory.
-bool isThreadPrivateBuffer(Value buffer);
-
-/// Returns true when `value` is a memref of global memory: global memory
-/// space (or none) and not a thread-private buffer.
-bool isGlobalBuffer(Value value);
-
-/// Whether `value` is shared (workgroup) memory, or a view or address-space
-/// cast of it: a store through a generic-space cast of a shared buffer is a
-/// shared store.
-bool isSharedMemory(Value value);
-
 /// Why TMA cannot copy a tile of `target`'s shape from `source` into
 /// `target`, swizzled by `swizzle` bytes (0 or 128): the limits of
 /// `cp.async.bulk.tensor` and `cuTensorMapEncodeTiled` that the types
@@ -73,11 +50,6 @@ bool isSharedMemory(Value value);
 /// nullopt when it can.
 std::optional<std::string> getTmaTileError(MemRefType source, MemRefType target,
                                            int64_t swizzle);
-
-/// Byte size of one element of a buffer: integers and floats rounded up to
-/// whole bytes, `index` as 8 bytes, vectors as their element count times
-/// the size of their element.
-int64_t getBufferElementBytes(Type elementType);
 
 /// The iterations of `lower to upper step step` when all three are
 /// constants and the step is positive: ceil((upper - lower) / step), 0 when
