@@ -890,10 +890,19 @@ def mutate(lines, rng, vocabulary):
 # ---------------------------------------------------------------------------
 
 
+DEFINED_IN = re.compile(r'(tile\.defined_in\s*=\s*")([^"/][^"]*)"')
+
+
 class Seed:
     def __init__(self, path, chunk, text, runs):
         self.path = path
         self.chunk = chunk
+        # Mutants run from a temporary directory: a function defined in a
+        # file beside the seed (tile.defined_in) is named by its full path.
+        directory = os.path.dirname(os.path.abspath(path))
+        text = DEFINED_IN.sub(
+            lambda m: '%s%s"' % (m.group(1),
+                                 os.path.join(directory, m.group(2))), text)
         self.text = text
         self.lines = text.splitlines()
         self.runs = runs

@@ -161,51 +161,8 @@ tile.kernel @gemm_bf16(%A: memref<?x?xbf16> {tile.multiple_of = 8}, %B: memref<?
   tile.yield %gx, %gy : index, index
 }
 
-// C = A B with f32 accumulation, rounded to the output type at the end.
-func.func @gemm_f16_reference(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %M = memref.dim %C, %c0 : memref<?x?xf16>
-  %N = memref.dim %C, %c1 : memref<?x?xf16>
-  %K = memref.dim %A, %c1 : memref<?x?xf16>
-  scf.for %m = %c0 to %M step %c1 {
-    scf.for %n = %c0 to %N step %c1 {
-      %sum = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (f32) {
-        %a = memref.load %A[%m, %k] : memref<?x?xf16>
-        %b = memref.load %B[%k, %n] : memref<?x?xf16>
-        %af = arith.extf %a : f16 to f32
-        %bf = arith.extf %b : f16 to f32
-        %next = math.fma %af, %bf, %acc : f32
-        scf.yield %next : f32
-      }
-      %r = arith.truncf %sum : f32 to f16
-      memref.store %r, %C[%m, %n] : memref<?x?xf16>
-    }
-  }
-  return
-}
-
-func.func @gemm_bf16_reference(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xbf16>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %M = memref.dim %C, %c0 : memref<?x?xbf16>
-  %N = memref.dim %C, %c1 : memref<?x?xbf16>
-  %K = memref.dim %A, %c1 : memref<?x?xbf16>
-  scf.for %m = %c0 to %M step %c1 {
-    scf.for %n = %c0 to %N step %c1 {
-      %sum = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (f32) {
-        %a = memref.load %A[%m, %k] : memref<?x?xbf16>
-        %b = memref.load %B[%k, %n] : memref<?x?xbf16>
-        %af = arith.extf %a : bf16 to f32
-        %bf = arith.extf %b : bf16 to f32
-        %next = math.fma %af, %bf, %acc : f32
-        scf.yield %next : f32
-      }
-      %r = arith.truncf %sum : f32 to bf16
-      memref.store %r, %C[%m, %n] : memref<?x?xbf16>
-    }
-  }
-  return
-}
+// The references, written once for the GEMM examples, are in reference.mlir.
+func.func private @gemm_f16_reference(memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf16>)
+    attributes {tile.defined_in = "reference.mlir"}
+func.func private @gemm_bf16_reference(memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xbf16>)
+    attributes {tile.defined_in = "reference.mlir"}

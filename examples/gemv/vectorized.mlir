@@ -56,28 +56,6 @@ tile.kernel @gemv_vectorized(%A: memref<1024xf16>, %B: memref<1024x1024xf16>,
   memref.store %res, %C[%n] : memref<1024xf16>
 }
 
-// The CPU reference for every shape: f32 sums of f16 products, rounded to
-// f16 once.
-// CHECK-LABEL: func.func @gemv_reference
-func.func @gemv_reference(%A: memref<?xf16>, %B: memref<?x?xf16>,
-                          %C: memref<?xf16>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %n_rows = memref.dim %B, %c0 : memref<?x?xf16>
-  %k_cols = memref.dim %B, %c1 : memref<?x?xf16>
-  scf.for %n = %c0 to %n_rows step %c1 {
-    %sum = scf.for %k = %c0 to %k_cols step %c1 iter_args(%acc = %zero) -> (f32) {
-      %a = memref.load %A[%k] : memref<?xf16>
-      %b = memref.load %B[%n, %k] : memref<?x?xf16>
-      %af = arith.extf %a : f16 to f32
-      %bf = arith.extf %b : f16 to f32
-      %prod = arith.mulf %af, %bf : f32
-      %next = arith.addf %acc, %prod : f32
-      scf.yield %next : f32
-    }
-    %res = arith.truncf %sum : f32 to f16
-    memref.store %res, %C[%n] : memref<?xf16>
-  }
-  return
-}
+// The reference, written once for the GEMV examples, is in reference.mlir.
+func.func private @gemv_reference(memref<?xf16>, memref<?x?xf16>, memref<?xf16>)
+    attributes {tile.defined_in = "reference.mlir"}

@@ -26,6 +26,7 @@
 #include "tile/Runner/CPUTarget.h"
 #include "tile/Runner/GuardedRun.h"
 #include "tile/Runner/KernelPlan.h"
+#include "tile/Runner/LinkDefinitions.h"
 #include "tile/Runner/ReferenceJIT.h"
 #include "tile/Runner/Report.h"
 #include "tile/Runtime/CudaDriver.h"
@@ -469,6 +470,11 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail("cannot parse '" + inputFile + "'");
+  // A reference shared by several files is declared with tile.defined_in.
+  if (failed(
+          mlir::tile::linkDeclaredDefinitions(*module, inputFile, sourceMgr)))
+    return fail("cannot link the functions '" + inputFile +
+                "' declares as defined elsewhere");
 
   // The kernel, and its reference.
   SmallVector<mlir::tile::KernelOp> kernels(module->getOps<mlir::tile::KernelOp>());

@@ -1439,3 +1439,10 @@ tile.kernel @swizzled_view_rank_one() grid [1] threads [32] {
   // expected-error @+1 {{'memref.view' op is marked 'tile.swizzle' but its type cannot be swizzled: a swizzled buffer has a static shape of rank 2 or more (its last two dimensions are the tile)}}
   %w = memref.view %raw[%c0][] {tile.swizzle} : memref<384xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
 }
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'tile.defined_in' names the file that defines a function: a non-empty string on a 'func.func' declaration (no body)}}
+func.func @defined_in_on_a_definition() attributes {tile.defined_in = "reference.mlir"} {
+  return
+}

@@ -3,6 +3,7 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -51,6 +52,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (std::optional<std::string> why = whyNotSwizzlable(view.getType()))
       return op->emitOpError("is marked '")
              << name << "' but its type cannot be swizzled: " << *why;
+    return success();
+  }
+  if (name == kDefinedInAttr) {
+    auto function = dyn_cast<func::FuncOp>(op);
+    auto file = dyn_cast<StringAttr>(attribute.getValue());
+    if (!function || !function.isDeclaration() || !file || file.empty())
+      return op->emitOpError("'")
+             << name << "' names the file that defines a function: a "
+             << "non-empty string on a 'func.func' declaration (no body)";
     return success();
   }
   if (name != kRoleFirstAttr && name != kRoleThreadsAttr)

@@ -63,6 +63,11 @@ constexpr llvm::StringLiteral kLauncherAttr =
 /// On a gpu.func (then its host function): the kernel's reference function.
 constexpr llvm::StringLiteral kReferenceAttr =
     TileDialect::ReferenceAttrHelper::getNameStr();
+/// On a func.func declaration: the file, relative to the declaring one, that
+/// defines the function (a reference shared by several examples); tile-run
+/// links it in (tile/Runner/LinkDefinitions.h).
+constexpr llvm::StringLiteral kDefinedInAttr =
+    TileDialect::DefinedInAttrHelper::getNameStr();
 /// On a gpu.func and its launcher: the dynamic shared memory of one block,
 /// in bytes.
 constexpr llvm::StringLiteral kDynamicSharedMemoryAttr =

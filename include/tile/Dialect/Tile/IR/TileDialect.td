@@ -45,6 +45,7 @@ def Tile_Dialect : Dialect {
     "::mlir::StringAttr":$inserted_by,
     "::mlir::UnitAttr":$launcher,
     "::mlir::FlatSymbolRefAttr":$reference,
+    "::mlir::StringAttr":$defined_in,
     "::mlir::IntegerAttr":$dynamic_shared_memory,
     "::mlir::IntegerAttr":$dynamic_shared_memory_alignment,
     "::mlir::ArrayAttr":$tensor_maps,
