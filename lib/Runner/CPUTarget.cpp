@@ -9,11 +9,16 @@
 #include "mlir/Pass/PassManager.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Runner/GuardedRun.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <functional>
+#include <thread>
 
 using namespace mlir;
 
@@ -57,10 +62,11 @@ static void callThread(void *userData, int64_t *context, void *arena) {
   call.packed(pointers.data());
 }
 
-CPUProgram::~CPUProgram() = default;
+CPUTarget::CPUTarget() : Target(Kind::CPU) {}
+CPUTarget::~CPUTarget() = default;
 
-llvm::Expected<std::unique_ptr<CPUProgram>>
-CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
+llvm::Expected<std::unique_ptr<CPUTarget>>
+CPUTarget::compile(ModuleOp module, const CPUTargetOptions &options) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -68,24 +74,39 @@ CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
   }();
   (void)initialized;
 
-  PassManager pm(module.getContext());
-  mlir::tile::TileToHostOptions options;
-  options.raceCheck = compileOptions.raceCheck;
-  options.testSkipBarrier = compileOptions.skipBarrier;
-  options.testSkipBarrierKernel = compileOptions.skipBarrierKernel;
-  mlir::tile::buildGPUToHostPipeline(pm, options);
-  if (failed(pm.run(module)))
+  auto start = std::chrono::steady_clock::now();
+  mlir::tile::TileToPTXOptions toGPU;
+  mlir::tile::configureForCPUTarget(toGPU);
+  PassManager tileToGPU(module.getContext());
+  mlir::tile::buildTileToGPUPipeline(tileToGPU, toGPU);
+  if (failed(tileToGPU.run(module)))
+    return makeError("compilation failed");
+  PassManager toHost(module.getContext());
+  mlir::tile::TileToHostOptions hostOptions;
+  hostOptions.raceCheck = options.raceCheck;
+  hostOptions.testSkipBarrier = options.skipBarrier;
+  hostOptions.testSkipBarrierKernel = options.skipBarrierKernel;
+  mlir::tile::buildGPUToHostPipeline(toHost, hostOptions);
+  if (failed(toHost.run(module)))
     return makeError("cannot lower the kernels for the CPU target");
 
-  std::unique_ptr<CPUProgram> program(new CPUProgram());
-  program->raceCheck = compileOptions.raceCheck;
+  std::unique_ptr<CPUTarget> target(new CPUTarget());
+  target->options = options;
+  unsigned threads = options.workers
+                         ? options.workers
+                         : std::max(1u, std::thread::hardware_concurrency());
+  target->options.workers = threads;
+  target->deviceName = llvm::formatv("CPU ({0} worker thread{1}{2})", threads,
+                                     threads == 1 ? "" : "s",
+                                     options.raceCheck ? ", race check" : "")
+                           .str();
   if (auto sites = module->getAttrOfType<ArrayAttr>(mlir::tile::kCPUSitesAttr))
     for (Attribute site : sites)
-      program->sites.push_back(cast<StringAttr>(site).str());
+      target->sites.push_back(cast<StringAttr>(site).str());
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
     if (auto bytes =
             func->getAttrOfType<IntegerAttr>(mlir::tile::kCPUSharedBytesAttr))
-      program->sharedBytes[func.getName()] = bytes.getInt();
+      target->sharedBytes[func.getName()] = bytes.getInt();
 
   ExecutionEngineOptions engineOptions;
   // ExecutionEngineOptions::transformer is a function_ref: the function it
@@ -99,8 +120,11 @@ CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
   if (!engine)
     return makeError("cannot JIT-compile the kernels for the CPU: " +
                      llvm::toString(engine.takeError()));
-  program->engine = std::move(*engine);
-  program->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  target->engine = std::move(*engine);
+  target->compileMs = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+  target->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     auto add = [&](const char *name, auto *function) {
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
@@ -119,13 +143,13 @@ CPUProgram::compile(ModuleOp module, const CPUCompileOptions &compileOptions) {
     add(kTruncSFBF2, &tile_rt_truncsfbf2);
     return symbols;
   });
-  return std::move(program);
+  return std::move(target);
 }
 
-llvm::Expected<cpu::LaunchResult>
-CPUProgram::launch(llvm::StringRef name, const KernelPlan &plan,
-                   llvm::ArrayRef<HostBuffer *> buffers, unsigned workers,
-                   int64_t maxBlocks) const {
+llvm::Error CPUTarget::run(const KernelPlan &plan,
+                           llvm::ArrayRef<HostBuffer *> buffers,
+                           RuntimeFindings &findings) const {
+  llvm::StringRef name = mlir::tile::KernelOp(plan.kernel).getSymName();
   auto bytes = sharedBytes.find(name);
   if (bytes == sharedBytes.end())
     return makeError("no CPU code was produced for kernel '" + name + "'");
@@ -170,11 +194,18 @@ CPUProgram::launch(llvm::StringRef name, const KernelPlan &plan,
   spec.sharedBytes = bytes->second;
   spec.function = callThread;
   spec.userData = &call;
-  spec.raceCheck = raceCheck;
-  spec.workers = workers;
-  spec.maxBlocks = maxBlocks;
+  spec.raceCheck = options.raceCheck;
+  spec.workers = options.workers;
+  spec.maxBlocks = options.maxBlocks;
   spec.sites = sites;
-  return cpu::launch(spec);
+  FaultReport faults(("kernel '" + name + "' on the CPU target").str());
+  cpu::LaunchResult result = cpu::launch(spec);
+  findings.races += result.races;
+  findings.outOfBounds += result.outOfBounds;
+  findings.deadlocks += result.deadlocks;
+  for (const std::string &report : result.reports)
+    findings.lines.push_back(("@" + name + ": " + report).str());
+  return llvm::Error::success();
 }
 
 } // namespace tile::runner

@@ -27,10 +27,9 @@ TimingReport tile::runner::summarize(std::vector<double> samples,
 }
 
 bool RunReport::passed() const {
-  return findings.empty() && races == 0 && outOfBounds == 0 &&
-         deadlocks == 0 &&
-         llvm::all_of(outputs,
-                      [](const OutputReport &o) { return o.comparison.passed; });
+  return findings.empty() && llvm::all_of(outputs, [](const OutputReport &o) {
+           return o.comparison.passed;
+         });
 }
 
 void tile::runner::printTable(const RunReport &report, llvm::raw_ostream &os) {
@@ -62,16 +61,15 @@ void tile::runner::printTable(const RunReport &report, llvm::raw_ostream &os) {
           c.tolerance, c.unwritten, result);
     }
   }
-  if (report.raceChecked || !report.findings.empty() || report.races ||
-      report.outOfBounds || report.deadlocks) {
-    os << llvm::formatv("{0}{1} out-of-bounds, {2} deadlocks\n",
-                        report.raceChecked
-                            ? llvm::formatv("race check: {0} races, ",
-                                            report.races)
-                                  .str()
-                            : std::string(),
-                        report.outOfBounds, report.deadlocks);
-    for (const std::string &finding : report.findings)
+  const RuntimeFindings &findings = report.findings;
+  if (report.raceChecked || !findings.empty()) {
+    os << llvm::formatv(
+        "{0}{1} out-of-bounds, {2} deadlocks\n",
+        report.raceChecked
+            ? llvm::formatv("race check: {0} races, ", findings.races).str()
+            : std::string(),
+        findings.outOfBounds, findings.deadlocks);
+    for (const std::string &finding : findings.lines)
       os << "  " << finding << "\n";
   }
   if (report.timing) {
@@ -113,16 +111,16 @@ void tile::runner::printJSON(const RunReport &report, llvm::raw_ostream &os) {
     root["check_runs"] = static_cast<int64_t>(report.checkRuns);
     root["outputs"] = std::move(outputs);
   }
+  const RuntimeFindings &findings = report.findings;
   if (report.raceChecked)
-    root["races"] = static_cast<int64_t>(report.races);
-  if (report.raceChecked || !report.findings.empty() || report.outOfBounds ||
-      report.deadlocks) {
-    root["out_of_bounds"] = static_cast<int64_t>(report.outOfBounds);
-    root["deadlocks"] = static_cast<int64_t>(report.deadlocks);
-    llvm::json::Array findings;
-    for (const std::string &finding : report.findings)
-      findings.push_back(finding);
-    root["findings"] = std::move(findings);
+    root["races"] = static_cast<int64_t>(findings.races);
+  if (report.raceChecked || !findings.empty()) {
+    root["out_of_bounds"] = static_cast<int64_t>(findings.outOfBounds);
+    root["deadlocks"] = static_cast<int64_t>(findings.deadlocks);
+    llvm::json::Array lines;
+    for (const std::string &line : findings.lines)
+      lines.push_back(line);
+    root["findings"] = std::move(lines);
   }
   if (report.timing) {
     const TimingReport &t = *report.timing;

@@ -1,9 +1,9 @@
 //===- CPUTarget.h - Run tile kernels on the CPU ----------------*- C++ -*-===//
 //
-// tile-run's CPU target (docs/CPUTarget.md): the output of the tile-to-gpu
-// half of the pipeline is lowered with buildGPUToHostPipeline, JIT-compiled
-// for the host, and every kernel is run by the CPU runtime with one fiber
-// per GPU thread.
+// tile-run's CPU target (docs/CPUTarget.md): the kernels are lowered with
+// the tile-to-gpu half of the pipeline (every tile.gemm as scalar FMAs),
+// then buildGPUToHostPipeline, JIT-compiled for the host, and every kernel
+// is run by the CPU runtime with one fiber per GPU thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +11,7 @@
 #define TILE_RUNNER_CPUTARGET_H
 
 #include "mlir/IR/BuiltinOps.h"
-#include "tile/Runner/KernelPlan.h"
+#include "tile/Runner/Target.h"
 #include "tile/Runtime/CPURuntime.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -23,42 +23,44 @@ class ExecutionEngine;
 
 namespace tile::runner {
 
-/// How CPUProgram::compile lowers the kernels.
-struct CPUCompileOptions {
+/// How the CPU target compiles and runs the kernels.
+struct CPUTargetOptions {
   /// Report workgroup-memory accesses to the race detector.
   bool raceCheck = false;
   /// Testing the race check: remove block barrier `skipBarrier` (from 0, in
   /// program order) of kernel `skipBarrierKernel`; -1 removes none.
   int skipBarrier = -1;
   std::string skipBarrierKernel;
+  /// OS threads running blocks; 0 for one per core.
+  unsigned workers = 0;
+  /// Run only the first `maxBlocks` blocks of each grid; 0 for all.
+  int64_t maxBlocks = 0;
 };
 
 /// The kernels of one module, compiled for the host.
-class CPUProgram {
+class CPUTarget : public Target {
 public:
-  ~CPUProgram();
+  ~CPUTarget() override;
 
-  /// Lowers `module` (the output of buildTileToGPUPipeline) in place for the
-  /// CPU target and JIT-compiles it.
-  static llvm::Expected<std::unique_ptr<CPUProgram>>
-  compile(mlir::ModuleOp module, const CPUCompileOptions &options);
+  /// Lowers `module` (tile kernels) in place for the CPU target and
+  /// JIT-compiles it.
+  static llvm::Expected<std::unique_ptr<CPUTarget>>
+  compile(mlir::ModuleOp module, const CPUTargetOptions &options);
 
-  /// Runs kernel `name` with the grid, block and scalars of `plan` on
-  /// `buffers` (one per argument, null for scalars), in place. `workers`:
-  /// OS threads running blocks, 0 for one per core; `maxBlocks`: run only
-  /// the first blocks, 0 for all.
-  llvm::Expected<cpu::LaunchResult>
-  launch(llvm::StringRef name, const KernelPlan &plan,
-         llvm::ArrayRef<HostBuffer *> buffers, unsigned workers,
-         int64_t maxBlocks = 0) const;
+  static bool classof(const Target *target) {
+    return target->getKind() == Kind::CPU;
+  }
 
-  bool isRaceChecked() const { return raceCheck; }
+  /// Runs the kernel under a fault guard: a crash in it is reported with
+  /// its name (GuardedRun.h).
+  llvm::Error run(const KernelPlan &plan, llvm::ArrayRef<HostBuffer *> buffers,
+                  RuntimeFindings &findings) const override;
 
 private:
-  CPUProgram() = default;
+  CPUTarget();
 
   std::unique_ptr<mlir::ExecutionEngine> engine;
-  bool raceCheck = false;
+  CPUTargetOptions options;
   /// Site descriptions of the runtime calls (tile.cpu.sites).
   std::vector<std::string> sites;
   /// Arena size of each kernel (tile.cpu.shared_bytes).

@@ -33,6 +33,20 @@ struct TimingReport {
 TimingReport summarize(std::vector<double> samples, double bytes,
                        double flops);
 
+/// What the runtime found while running kernels, beyond their outputs (the
+/// CPU target: out-of-bounds accesses, deadlocks, and races with
+/// --race-check): one line each, and their counts.
+struct RuntimeFindings {
+  std::vector<std::string> lines;
+  uint64_t races = 0;
+  uint64_t outOfBounds = 0;
+  uint64_t deadlocks = 0;
+
+  bool empty() const {
+    return lines.empty() && races == 0 && outOfBounds == 0 && deadlocks == 0;
+  }
+};
+
 struct RunReport {
   std::string file;
   std::string kernel;
@@ -45,13 +59,10 @@ struct RunReport {
   unsigned checkRuns = 0;
   std::vector<OutputReport> outputs;
   std::optional<TimingReport> timing;
-  /// CPU target: what the runtime found (races with --race-check,
-  /// out-of-bounds accesses, deadlocks), one line each, and their counts.
+  /// Whether the target looked for races (the CPU target with
+  /// --race-check), and what the runtime found.
   bool raceChecked = false;
-  std::vector<std::string> findings;
-  uint64_t races = 0;
-  uint64_t outOfBounds = 0;
-  uint64_t deadlocks = 0;
+  RuntimeFindings findings;
 
   /// Every output matches and the runtime found nothing.
   bool passed() const;
