@@ -29,11 +29,15 @@ foreach(lib ${tile_mlir_libs} mlir_c_runner_utils mlir_float16_utils)
   endif()
 endforeach()
 
-# Every executable gets the archives, grouped so their order does not matter.
-link_libraries(
-  -L${LLVM_LIBRARY_DIR}
-  -Wl,--start-group ${TILE_LLVM_STATIC_LIBS} -Wl,--end-group
-  z /usr/lib/x86_64-linux-gnu/libzstd.so.1 rt dl m pthread)
+# Every executable gets the archives at the end of its link line (the
+# standard libraries' place), grouped so their order does not matter. Not
+# link_libraries: that also gives them to our static libraries, whose link
+# interfaces then put the group in the middle of an executable's line,
+# before MLIR archives that need it (MLIRExecutionEngine needs OrcJIT).
+string(JOIN " " tile_llvm_group ${TILE_LLVM_STATIC_LIBS})
+string(APPEND CMAKE_CXX_STANDARD_LIBRARIES
+  " -L${LLVM_LIBRARY_DIR} -Wl,--start-group ${tile_llvm_group} -Wl,--end-group"
+  " -lz /usr/lib/x86_64-linux-gnu/libzstd.so.1 -lrt -ldl -lm -lpthread")
 
 # LLVMSupport names zstd through a target of the zstd package, which Debian
 # ships without its CMake files.
