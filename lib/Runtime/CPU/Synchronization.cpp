@@ -1,0 +1,211 @@
+//===- Synchronization.cpp - Barriers, shuffles and mbarriers on fibers ---===//
+//
+// What compiled kernels wait on, implemented for the worker's fibers: a
+// blocking call is `while (!condition) yield()`; every arrival and
+// successful wait bumps the block's progress counter, so the scheduler can
+// tell a deadlock (CPURuntime.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Worker.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+using namespace tile::cpu;
+using namespace tile::cpu::detail;
+
+void Worker::releaseBarrier() {
+  barrierArrived = 0;
+  ++barrierGeneration;
+  if (raceDetector)
+    raceDetector->onBarrier();
+}
+
+void Worker::barrier(int32_t site) {
+  // Threads at different barrier sites sync with each other: the hardware
+  // counts arrivals per barrier id, not per instruction.
+  uint32_t generation = barrierGeneration;
+  ++progress;
+  if (++barrierArrived == liveThreads) {
+    releaseBarrier();
+    return;
+  }
+  ThreadState &thread = *current;
+  thread.waitKind = WaitKind::Barrier;
+  thread.waitSite = site;
+  do
+    yield();
+  while (barrierGeneration == generation);
+  thread.waitKind = WaitKind::None;
+}
+
+void Worker::completeShuffle(WarpState &warp) {
+  warp.arrived = 0;
+  ++warp.generation;
+}
+
+uint64_t Worker::shuffle(uint64_t value, int32_t offset, int32_t width,
+                         int32_t mode, int32_t site) {
+  ThreadState &thread = *current;
+  WarpState &warp = warps[thread.warp];
+  uint32_t generation = warp.generation;
+  unsigned buffer = generation & 1;
+  if (warp.arrived == 0)
+    warp.deposited[buffer] = 0;
+  warp.values[buffer][thread.lane] = value;
+  warp.deposited[buffer] |= uint32_t(1) << thread.lane;
+  ++progress;
+  if (++warp.arrived == warp.live) {
+    completeShuffle(warp);
+  } else {
+    thread.waitKind = WaitKind::Shuffle;
+    thread.waitSite = site;
+    do
+      yield();
+    while (warp.generation == generation);
+    thread.waitKind = WaitKind::None;
+  }
+
+  // PTX shfl.sync with segmask 0: b and c contribute their low 5 bits, and
+  // gpu.shuffle's lowering passes c = 32 - width for up, width - 1 otherwise.
+  int32_t lane = static_cast<int32_t>(thread.lane);
+  int32_t delta = offset & 31;
+  int32_t maxLane = (mode == kShuffleUp ? 32 - width : width - 1) & 31;
+  int32_t source = lane;
+  bool valid = false;
+  switch (mode) {
+  case kShuffleXor:
+    source = lane ^ delta;
+    valid = source <= maxLane;
+    break;
+  case kShuffleUp:
+    source = lane - delta;
+    valid = source >= maxLane;
+    break;
+  case kShuffleDown:
+    source = lane + delta;
+    valid = source <= maxLane;
+    break;
+  case kShuffleIdx:
+    source = delta;
+    valid = source <= maxLane;
+    break;
+  default:
+    reports.insert("shuffle with unknown mode " + std::to_string(mode) +
+                   " at " + describeSite(spec.sites, site));
+    break;
+  }
+  // A source lane beyond a partial last warp, or one that has exited, has
+  // nothing to give: the result is invalid, as for an out-of-range lane.
+  valid = valid && source >= 0 && source < 32 &&
+          (warp.deposited[buffer] >> source & 1);
+  thread.shuffleValid = valid;
+  return valid ? warp.values[buffer][source] : value;
+}
+
+uint64_t *Worker::getMBarrier(uint32_t offset, const char *operation,
+                              int32_t site) {
+  uint64_t sharedBytes = static_cast<uint64_t>(spec.sharedBytes);
+  const char *problem = nullptr;
+  if (static_cast<uint64_t>(offset) + 8 > sharedBytes)
+    problem = "outside the block's shared memory";
+  else if (offset % 8)
+    problem = "not 8-byte aligned";
+  if (!problem)
+    return reinterpret_cast<uint64_t *>(arena.get() + offset);
+  char text[64];
+  std::snprintf(text, sizeof(text), "0x%" PRIx32, offset);
+  reports.insert(std::string(operation) + " at " +
+                 describeSite(spec.sites, site) + ": the mbarrier at offset " +
+                 text + " is " + problem + " (" + std::to_string(sharedBytes) +
+                 " bytes)");
+  return nullptr;
+}
+
+void Worker::mbarrierInit(uint32_t offset, int32_t count) {
+  uint64_t *state = getMBarrier(offset, "mbarrier.init", -1);
+  if (!state)
+    return;
+  if (count < 1 || count > kMaxMBarrierCount) {
+    reports.insert("mbarrier.init by " + describeCurrentThread() + ": count " +
+                   std::to_string(count) + " is outside PTX's range 1 to " +
+                   std::to_string(kMaxMBarrierCount));
+    count = std::clamp(count, 1, kMaxMBarrierCount);
+  }
+  *state = static_cast<uint64_t>(count) << 32 | static_cast<uint64_t>(count);
+  ++progress;
+  if (raceDetector)
+    raceDetector->onMBarrierInit(current->linear, offset);
+}
+
+void Worker::mbarrierArrive(uint32_t offset, const char *operation) {
+  uint64_t *state = getMBarrier(offset, operation, -1);
+  if (!state)
+    return;
+  uint64_t expected = getExpected(*state);
+  if (expected == 0) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "0x%" PRIx32, offset);
+    reports.insert(std::string(operation) + " by " + describeCurrentThread() +
+                   " on the mbarrier at offset " + text +
+                   " before mbarrier.init");
+    return;
+  }
+  ++progress;
+  uint64_t pending = getPending(*state) - 1;
+  int completedParity = -1;
+  uint64_t phase = *state & kPhaseBit;
+  if (pending == 0) {
+    completedParity = phase ? 1 : 0;
+    phase ^= kPhaseBit;
+    pending = expected;
+  }
+  *state = phase | expected << 32 | pending;
+  if (raceDetector)
+    raceDetector->onMBarrierArrive(current->linear, offset, completedParity);
+}
+
+void Worker::mbarrierWaitParity(uint32_t offset, bool parity, int32_t site) {
+  uint64_t *state = getMBarrier(offset, "mbarrier.try_wait.parity", site);
+  if (!state)
+    return;
+  // The phase with parity `parity` has completed once the current phase's
+  // parity differs: waiting for parity 1 on a fresh mbarrier returns at once.
+  if (getPhase(*state) == parity) {
+    ThreadState &thread = *current;
+    thread.waitKind = WaitKind::MBarrier;
+    thread.waitSite = site;
+    do
+      yield();
+    while (getPhase(*state) == parity);
+    thread.waitKind = WaitKind::None;
+  }
+  ++progress;
+  if (raceDetector)
+    raceDetector->onMBarrierWait(current->linear, offset, parity);
+}
+
+void Worker::cpAsyncMBarrierArrive(uint32_t offset, bool noinc) {
+  if (noinc) {
+    mbarrierArrive(offset, "cp.async.mbarrier.arrive.noinc");
+    return;
+  }
+  // The copies were performed synchronously, so the pending-count increment
+  // and the arrival on their completion cancel out. The copies are still
+  // released to the current phase.
+  if (!getMBarrier(offset, "cp.async.mbarrier.arrive", -1))
+    return;
+  if (raceDetector)
+    raceDetector->onMBarrierArrive(current->linear, offset,
+                                   /*completedParity=*/-1);
+}
+
+void Worker::mbarrierAccess(uint32_t offset, int32_t site, AccessKind kind) {
+  if (!raceDetector || offset % 8 != 0 ||
+      uint64_t(offset) + 8 > static_cast<uint64_t>(spec.sharedBytes))
+    return;
+  raceDetector->onAccess(current->linear, offset, 8, site, kind);
+}
