@@ -25,8 +25,11 @@ struct GPUTarget::LoadedKernel {
   void *function = nullptr;
 };
 
-/// The device side of one launch: buffers and the parameter array.
+/// The device side of one launch: the kernel, buffers and the parameter
+/// array.
 struct GPUTarget::Launch {
+  llvm::StringRef name;
+  void *function = nullptr;
   /// One per buffer argument, in order, then one per tensor map.
   std::vector<runtime::DeviceBuffer> buffers;
   std::vector<uint64_t> storage;
@@ -66,14 +69,6 @@ GPUTarget::compile(ModuleOp module, const mlir::tile::TileToPTXOptions &options,
   return std::move(target);
 }
 
-llvm::Expected<const GPUTarget::LoadedKernel *>
-GPUTarget::lookup(llvm::StringRef name) const {
-  auto it = kernels.find(name);
-  if (it == kernels.end())
-    return makeError("no PTX was produced for kernel '" + name + "'");
-  return it->second.get();
-}
-
 std::optional<llvm::StringRef> GPUTarget::getPTX(llvm::StringRef name) const {
   auto it = kernels.find(name);
   if (it == kernels.end())
@@ -81,14 +76,20 @@ std::optional<llvm::StringRef> GPUTarget::getPTX(llvm::StringRef name) const {
   return llvm::StringRef(it->second->ptx);
 }
 
-/// Allocates and fills device buffers from `buffers` and lays out the
-/// kernel parameters (memref descriptors expanded, then the tensor maps:
-/// docs/KernelABI.md).
+/// Finds the plan's kernel, allocates and fills device buffers from
+/// `buffers` and lays out the kernel parameters (memref descriptors
+/// expanded, then the tensor maps: docs/KernelABI.md).
 llvm::Expected<GPUTarget::Launch>
-GPUTarget::prepare(const KernelPlan &plan, const LoadedKernel &kernel,
+GPUTarget::prepare(const KernelPlan &plan,
                    llvm::ArrayRef<HostBuffer *> buffers) const {
-  const mlir::tile::KernelLaunchInfo &info = kernel.launch;
+  llvm::StringRef name = mlir::tile::KernelOp(plan.kernel).getSymName();
+  auto found = kernels.find(name);
+  if (found == kernels.end())
+    return makeError("no PTX was produced for kernel '" + name + "'");
+  const mlir::tile::KernelLaunchInfo &info = found->second->launch;
   Launch launch;
+  launch.name = name;
+  launch.function = found->second->function;
   size_t slots = info.tensorMaps.size();
   for (const ArgumentPlan &argument : plan.arguments)
     slots += argument.isBuffer ? 3 + 2 * argument.shape.size() : 1;
@@ -165,14 +166,10 @@ GPUTarget::prepare(const KernelPlan &plan, const LoadedKernel &kernel,
 llvm::Error GPUTarget::run(const KernelPlan &plan,
                            llvm::ArrayRef<HostBuffer *> buffers,
                            RuntimeFindings &) const {
-  llvm::StringRef name = mlir::tile::KernelOp(plan.kernel).getSymName();
-  llvm::Expected<const LoadedKernel *> kernel = lookup(name);
-  if (!kernel)
-    return kernel.takeError();
-  llvm::Expected<Launch> launch = prepare(plan, **kernel, buffers);
+  llvm::Expected<Launch> launch = prepare(plan, buffers);
   if (!launch)
     return launch.takeError();
-  if (llvm::Error error = device->launch((*kernel)->function, name,
+  if (llvm::Error error = device->launch(launch->function, launch->name,
                                          launch->config, launch->parameters))
     return error;
   // The device buffers of the buffer arguments come first, in order.
@@ -192,17 +189,14 @@ llvm::Error GPUTarget::run(const KernelPlan &plan,
 llvm::Expected<std::vector<double>>
 GPUTarget::time(const KernelPlan &plan, llvm::ArrayRef<HostBuffer *> buffers,
                 unsigned warmup, unsigned repetitions) const {
-  llvm::StringRef name = mlir::tile::KernelOp(plan.kernel).getSymName();
-  llvm::Expected<const LoadedKernel *> kernel = lookup(name);
-  if (!kernel)
-    return kernel.takeError();
-  llvm::Expected<Launch> launch = prepare(plan, **kernel, buffers);
+  llvm::Expected<Launch> launch = prepare(plan, buffers);
   if (!launch)
     return launch.takeError();
   llvm::Expected<runtime::DeviceBuffer> flush = device->allocate(kFlushBytes);
   if (!flush)
     return flush.takeError();
-  void *function = (*kernel)->function;
+  void *function = launch->function;
+  llvm::StringRef name = launch->name;
   for (unsigned i = 0; i < warmup; ++i)
     if (llvm::Error error =
             device->launch(function, name, launch->config, launch->parameters))

@@ -58,9 +58,7 @@ private:
   struct Launch;
 
   GPUTarget();
-  llvm::Expected<const LoadedKernel *> lookup(llvm::StringRef name) const;
   llvm::Expected<Launch> prepare(const KernelPlan &plan,
-                                 const LoadedKernel &kernel,
                                  llvm::ArrayRef<HostBuffer *> buffers) const;
 
   std::unique_ptr<runtime::Device> device;
