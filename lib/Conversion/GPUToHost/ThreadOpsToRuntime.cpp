@@ -86,26 +86,33 @@ struct SpecialRegisterToContext : public ConversionPattern {
 };
 
 /// gpu.lane_id, nvvm.read.ptx.sreg.laneid: the linear thread index modulo
-/// 32; nvvm.read.ptx.sreg.warpsize: 32.
-struct LaneToConstantWarp : public ConversionPattern {
-  LaneToConstantWarp(MLIRContext *context, StringRef name)
+/// 32.
+struct LaneIdToThreadIndex : public ConversionPattern {
+  LaneIdToThreadIndex(MLIRContext *context, StringRef name)
       : ConversionPattern(name, /*benefit=*/1, context) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value>,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op->getLoc();
-    Type type = op->getResult(0).getType();
-    if (isa<NVVM::WarpSizeOp>(op)) {
-      rewriter.replaceOp(
-          op, arith::ConstantOp::create(rewriter, loc,
-                                        rewriter.getIntegerAttr(type, 32)));
-      return success();
-    }
     Value lane = arith::RemUIOp::create(
         rewriter, loc, getLinearThreadId(rewriter, loc),
         arith::ConstantIndexOp::create(rewriter, loc, 32));
-    rewriter.replaceOp(op, castIndex(rewriter, loc, lane, type));
+    rewriter.replaceOp(
+        op, castIndex(rewriter, loc, lane, op->getResult(0).getType()));
+    return success();
+  }
+};
+
+/// nvvm.read.ptx.sreg.warpsize: 32.
+struct WarpSizeToConstant : public OpConversionPattern<NVVM::WarpSizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(NVVM::WarpSizeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, rewriter.getIntegerAttr(op.getType(), 32));
     return success();
   }
 };
@@ -333,9 +340,9 @@ void host::populateThreadOpsToRuntimePatterns(RewritePatternSet &patterns,
   for (auto [name, slot] : kSpecialRegisters)
     patterns.add<SpecialRegisterToContext>(context, name, slot);
   for (StringRef name :
-       {gpu::LaneIdOp::getOperationName(), NVVM::LaneIdOp::getOperationName(),
-        NVVM::WarpSizeOp::getOperationName()})
-    patterns.add<LaneToConstantWarp>(context, name);
+       {gpu::LaneIdOp::getOperationName(), NVVM::LaneIdOp::getOperationName()})
+    patterns.add<LaneIdToThreadIndex>(context, name);
+  patterns.add<WarpSizeToConstant>(context);
   for (StringRef name : {gpu::BarrierOp::getOperationName(),
                          NVVM::Barrier0Op::getOperationName(),
                          NVVM::BarrierOp::getOperationName()})

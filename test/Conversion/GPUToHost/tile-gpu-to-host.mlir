@@ -186,3 +186,51 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The lane is the linear thread index x + dim.x * (y + dim.y * z) modulo
+// 32, read from the context (thread ids at slots 0-2, block extents from
+// slot 6: tile::cpu::ContextSlot); gpu.lane_id's result is reused, each
+// nvvm laneid computes its own; the warp size is 32, of the op's type.
+// CHECK-LABEL: func.func @lanes
+// CHECK-SAME: (%[[CTX:[^:]+]]: memref<16xi64>
+// CHECK: %[[X:.+]] = memref.load %[[CTX]][%c0{{.*}}]
+// CHECK: %[[Y:.+]] = memref.load %[[CTX]][%c1{{.*}}]
+// CHECK: %[[Z:.+]] = memref.load %[[CTX]][%c2{{.*}}]
+// CHECK: %[[DX:.+]] = memref.load %[[CTX]][%c6{{.*}}]
+// CHECK: %[[DY:.+]] = memref.load %[[CTX]][%c7{{.*}}]
+// CHECK: %[[ZDY:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+// CHECK: %[[ZY:.+]] = arith.addi %[[ZDY]], %{{.+}} : index
+// CHECK: %[[ZYDX:.+]] = arith.muli %[[ZY]], %{{.+}} : index
+// CHECK: %[[LINEAR:.+]] = arith.addi %[[ZYDX]], %{{.+}} : index
+// CHECK: %[[LANE:.+]] = arith.remui %[[LINEAR]], %c32{{.*}} : index
+// CHECK: %[[LANE32:.+]] = arith.index_cast %[[LANE]] : index to i32
+// CHECK: memref.store %[[LANE32]], %{{.+}}[%c0{{.*}}]
+// CHECK: memref.store %{{.+}}, %{{.+}}[%c1{{.*}}]
+// CHECK: %[[NVLANE:.+]] = arith.remui %{{.+}}, %c32{{.*}} : index
+// CHECK: %[[NVLANE32:.+]] = arith.index_cast %[[NVLANE]] : index to i32
+// CHECK: memref.store %[[NVLANE32]], %{{.+}}[%c2{{.*}}]
+// CHECK: memref.store %c32_i32, %{{.+}}[%c3{{.*}}]
+// CHECK-NOT: nvvm.read
+// CHECK-NOT: gpu.lane_id
+module attributes {gpu.container_module} {
+  gpu.module @lanes_module {
+    gpu.func @lanes(%out: memref<4xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %lane = gpu.lane_id
+      %lane32 = arith.index_cast %lane : index to i32
+      memref.store %lane32, %out[%c0] : memref<4xi32>
+      %same = arith.index_cast %lane : index to i32
+      memref.store %same, %out[%c1] : memref<4xi32>
+      %nvlane = nvvm.read.ptx.sreg.laneid : i32
+      memref.store %nvlane, %out[%c2] : memref<4xi32>
+      %size = nvvm.read.ptx.sreg.warpsize : i32
+      memref.store %size, %out[%c3] : memref<4xi32>
+      gpu.return
+    }
+  }
+}
