@@ -80,3 +80,81 @@ tile.kernel @tree(%out: memref<5xi32>) grid [1] threads [3, 5] {
   %s = tile.thread_allreduce xor %v across(x) : i32
   memref.store %s, %out[%ty] : memref<5xi32>
 }
+
+// -----
+
+// Buffer form, across z of [8, 8, 4] (gemm/best's quarters): z is bits 6-7,
+// both warp bits, so no shuffle. Four members meet in one shared buffer
+// (element-major, 256 slots per element; 4 elements fit): each thread
+// stores its 4 elements, a barrier, member m combines element m over the 4
+// members in order and stores it in member 0's slot, a barrier, every
+// thread reads the 4 results back, a barrier.
+// CHECK-LABEL: tile.kernel @buffer_across_z
+// CHECK: %[[SCRATCH:.+]] = tile.alloc_shared : memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.shuffle
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: tile.barrier
+// CHECK: scf.for %[[E:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-COUNT-4: memref.load %[[SCRATCH]]
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: }
+// CHECK: tile.barrier
+// CHECK-COUNT-4: memref.load %[[SCRATCH]]
+// CHECK: tile.barrier
+// CHECK-NOT: tile.barrier
+tile.kernel @buffer_across_z(%out: memref<256x4xf32>) grid [1] threads [8, 8, 4] {
+  %acc = tile.alloc_local : memref<2x2xf32>
+  %one = arith.constant 1.0 : f32
+  tile.fill %acc, %one : memref<2x2xf32>
+  tile.thread_allreduce add %acc across(z) : memref<2x2xf32>
+}
+
+// -----
+
+// Buffer form across x in one warp: each element through its own butterfly,
+// nothing in shared memory.
+// CHECK-LABEL: tile.kernel @buffer_across_lanes
+// CHECK-NOT: tile.alloc_shared
+// CHECK-COUNT-15: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: tile.barrier
+tile.kernel @buffer_across_lanes() grid [1] threads [32] {
+  %acc = tile.alloc_local : memref<3xf32>
+  %one = arith.constant 1.0 : f32
+  tile.fill %acc, %one : memref<3xf32>
+  tile.thread_allreduce max %acc across(x) : memref<3xf32>
+}
+
+// -----
+
+// A buffer larger than the 32 KiB staging budget goes through it in chunks:
+// 64 f32 over 256 threads is 64 KiB, two chunks of 32, three barriers each.
+// CHECK-LABEL: tile.kernel @buffer_chunks
+// CHECK: tile.alloc_shared : memref<8192xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-6: tile.barrier
+// CHECK-NOT: tile.barrier
+tile.kernel @buffer_chunks() grid [1] threads [64, 4] {
+  %acc = tile.alloc_local : memref<8x8xf32>
+  %one = arith.constant 1.0 : f32
+  tile.fill %acc, %one : memref<8x8xf32>
+  tile.thread_allreduce add %acc across(y) : memref<8x8xf32>
+}
+
+// -----
+
+// Buffer form in a block that is not a power of two: every thread of the
+// group (3 along y) is a member; no shuffle.
+// CHECK-LABEL: tile.kernel @buffer_tree
+// CHECK: %[[SCRATCH:.+]] = tile.alloc_shared : memref<30xi32, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.shuffle
+// CHECK: tile.barrier
+// CHECK: scf.for
+// CHECK-COUNT-3: memref.load %[[SCRATCH]]
+// CHECK: arith.addi
+// CHECK: tile.barrier
+tile.kernel @buffer_tree() grid [1] threads [5, 3] {
+  %acc = tile.alloc_local : memref<2xi32>
+  %c1 = arith.constant 1 : i32
+  tile.fill %acc, %c1 : memref<2xi32>
+  tile.thread_allreduce add %acc across(y) : memref<2xi32>
+}

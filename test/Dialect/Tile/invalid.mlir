@@ -722,6 +722,38 @@ tile.kernel @reduce_f64() grid [1] threads [32] {
 
 // -----
 
+tile.kernel @reduce_shared_buffer() grid [1] threads [32] {
+  %s = tile.alloc_shared : memref<4xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.thread_allreduce' op buffer operand must be a per-thread buffer (tile.alloc_local), got 'memref<4xf32, #gpu.address_space<workgroup>>'}}
+  tile.thread_allreduce add %s across(x) : memref<4xf32, #gpu.address_space<workgroup>>
+}
+
+// -----
+
+tile.kernel @reduce_huge_buffer() grid [1] threads [32] {
+  %acc = tile.alloc_local : memref<16x32xf32>
+  // expected-error @+1 {{'tile.thread_allreduce' op buffer operand has 512 elements; at most 256 are reduced (each element is combined with its own code)}}
+  tile.thread_allreduce add %acc across(x) : memref<16x32xf32>
+}
+
+// -----
+
+tile.kernel @reduce_buffer_f64() grid [1] threads [32] {
+  %acc = tile.alloc_local : memref<4xf64>
+  // expected-error @+1 {{'tile.thread_allreduce' op unsupported type 'f64'; thread_allreduce supports f16, bf16, f32 and i32}}
+  tile.thread_allreduce add %acc across(x) : memref<4xf64>
+}
+
+// -----
+
+tile.kernel @reduce_buffer_with_result() grid [1] threads [32] {
+  %acc = tile.alloc_local : memref<4xf32>
+  // expected-error @+1 {{'tile.thread_allreduce' op reduces a buffer in place and has no result}}
+  %r = "tile.thread_allreduce"(%acc) <{kind = #tile<reduce add>, dims = [#tile<dim x>]}> : (memref<4xf32>) -> memref<4xf32>
+}
+
+// -----
+
 tile.kernel @reduce_bad_kind() grid [1] threads [32] {
   %v = arith.constant 1.0 : f32
   // expected-error @+1 {{expected a reduction operator (add, mul, max, min, and, or, xor), got 'sum'}}

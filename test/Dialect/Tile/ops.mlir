@@ -166,6 +166,7 @@ tile.kernel @iter_args(%A: memref<1024xf32>, %n: index) grid [1] threads [128] {
 // CHECK: tile.thread_allreduce add %{{.*}} across(y) : f32
 // CHECK: tile.thread_allreduce max %{{.*}} across(x, y) : f16
 // CHECK: tile.thread_allreduce xor %{{.*}} across(x) : i32
+// CHECK: tile.thread_allreduce add %{{.*}} across(y) : memref<8xf16>
 // CHECK: tile.barrier
 // CHECK: tile.print "acc = {} at k = {}" %{{.*}}, %{{.*}} : f32, index
 // CHECK: tile.print "here"
@@ -195,6 +196,7 @@ tile.kernel @data(%A: memref<1024x2048xf32>, %H: memref<2048xf16>,
   %sum = tile.thread_allreduce add %f0 across(y) : f32
   %max = tile.thread_allreduce max %h0 across(x, y) : f16
   %bits = tile.thread_allreduce xor %i0 across(x) : i32
+  tile.thread_allreduce add %a across(y) : memref<8xf16>
   tile.barrier
   tile.print "acc = {} at k = {}" %sum, %c1 : f32, index
   tile.print "here"

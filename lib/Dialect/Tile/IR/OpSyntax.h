@@ -1,7 +1,8 @@
 //===- OpSyntax.h - Assembly helpers of the tile ops ------------*- C++ -*-===//
 //
-// Printing and parsing shared by the files that define the tile ops
-// (TileOps.cpp, KernelOp.cpp). Private to the dialect's IR library.
+// Printing, parsing and verifier helpers shared by the files that define
+// the tile ops (TileOps.cpp, KernelOp.cpp, WarpSpecializeOp.cpp). Private to
+// the dialect's IR library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 #define TILE_LIB_DIALECT_TILE_IR_OPSYNTAX_H
 
 #include "mlir/IR/OpImplementation.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include <string>
 
@@ -24,6 +26,10 @@ ParseResult parseExtentList(OpAsmParser &parser,
 
 /// Prints `[e0, e1, ...]` (formatExtents).
 void printExtentList(OpAsmPrinter &p, ArrayRef<int64_t> extents);
+
+/// The kernel `op` is in; emits an error on `op` and returns null when it is
+/// outside one.
+KernelOp getEnclosingKernel(Operation *op);
 
 } // namespace mlir::tile::detail
 

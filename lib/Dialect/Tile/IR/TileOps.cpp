@@ -27,8 +27,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::detail;
 
-static constexpr int64_t kWarpGroupSize = 128;
-
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
@@ -130,6 +128,17 @@ static void printReduceKindKeyword(OpAsmPrinter &p, Operation *,
   p << stringifyReduceKind(kind.getValue());
 }
 
+/// The result type of `tile.thread_allreduce`: the value's type, or none
+/// for the buffer form. Nothing is printed.
+static ParseResult parseAllReduceResult(OpAsmParser &, Type valueType,
+                                        Type &resultType) {
+  if (!isa<MemRefType>(valueType))
+    resultType = valueType;
+  return success();
+}
+
+static void printAllReduceResult(OpAsmPrinter &, Operation *, Type, Type) {}
+
 /// Parses `x, y` into an array of `DimAttr`.
 static ParseResult parseDimList(OpAsmParser &parser, ArrayAttr &dims) {
   SmallVector<Attribute> list;
@@ -159,7 +168,7 @@ static void printDimList(OpAsmPrinter &p, Operation *, ArrayAttr dims) {
 }
 
 /// Returns the enclosing kernel of `op`, or emits an error and returns null.
-static KernelOp getEnclosingKernel(Operation *op) {
+KernelOp tile::detail::getEnclosingKernel(Operation *op) {
   auto kernel = op->getParentOfType<KernelOp>();
   if (!kernel) {
     op->emitOpError("must be nested in a 'tile.kernel'");
@@ -425,108 +434,6 @@ LogicalResult ParallelOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// CopyOp
-//===----------------------------------------------------------------------===//
-
-SmallVector<int64_t> CopyOp::getTileShape() {
-  if (std::optional<ArrayRef<int64_t>> shape = getShape())
-    return llvm::to_vector(*shape);
-  if (getTargetIndices().empty())
-    return llvm::to_vector(getTarget().getType().getShape());
-  return llvm::to_vector(getSource().getType().getShape());
-}
-
-bool CopyOp::isCollective() {
-  return !isThreadPrivateBuffer(getSource()) &&
-         !isThreadPrivateBuffer(getTarget());
-}
-
-/// Checks the index count of one side of a copy.
-static LogicalResult verifyCopySide(CopyOp op, StringRef side, MemRefType type,
-                                    ValueRange indices) {
-  if (!indices.empty() && indices.size() != static_cast<size_t>(type.getRank()))
-    return op.emitOpError()
-           << side << " has " << indices.size() << " indices but its rank is "
-           << type.getRank();
-  return success();
-}
-
-LogicalResult CopyOp::verify() {
-  MemRefType source = getSource().getType();
-  MemRefType target = getTarget().getType();
-  // A copy out of or into a fragment converts between float types (an f32
-  // accumulator stored as f16); other copies move bits.
-  bool converts = (isFragment(getSource()) || isFragment(getTarget())) &&
-                  isa<FloatType>(source.getElementType()) &&
-                  isa<FloatType>(target.getElementType());
-  if (source.getElementType() != target.getElementType() && !converts)
-    return emitOpError("source element type ")
-           << source.getElementType() << " and target element type "
-           << target.getElementType()
-           << " differ; tile.copy converts only between float types, with a "
-              "fragment on one side";
-  if (source.getRank() != target.getRank())
-    return emitOpError("source (rank ")
-           << source.getRank() << ") and target (rank " << target.getRank()
-           << ") must have the same rank";
-  if (getConvertLayout() &&
-      (!isFragment(getSource()) || !isFragment(getTarget())))
-    return emitOpError("'convert_layout' converts between two fragments' "
-                       "layouts: both operands must be fragments");
-  for (Value side : {getSource(), getTarget()})
-    if (isFragment(side) && !side.getDefiningOp<AllocFragmentOp>())
-      return emitOpError("a fragment operand must be a 'tile.alloc_fragment' "
-                         "(not a view or another allocation of the "
-                         "'#tile.fragment' space)");
-  if (failed(verifyCopySide(*this, "source", source, getSourceIndices())) ||
-      failed(verifyCopySide(*this, "target", target, getTargetIndices())))
-    return failure();
-
-  bool sourceIndexed = !getSourceIndices().empty();
-  bool targetIndexed = !getTargetIndices().empty();
-  if (sourceIndexed && targetIndexed && !getShape())
-    return emitOpError("both operands are indexed; give the tile shape with "
-                       "'shape [...]'");
-  SmallVector<int64_t> tile = getTileShape();
-  if (tile.size() != static_cast<size_t>(source.getRank()))
-    return emitOpError("tile shape ")
-           << formatExtents(tile) << " must have rank " << source.getRank();
-  if (llvm::any_of(tile, [](int64_t e) { return ShapedType::isDynamic(e); }))
-    return emitOpError("tile shape must be static, got ")
-           << formatExtents(tile)
-           << "; the operand without indices gives the tile shape";
-  if (llvm::any_of(tile, [](int64_t e) { return e < 1; }))
-    return emitOpError("tile shape must be positive, got ")
-           << formatExtents(tile);
-  for (auto [side, type, indexed] :
-       {std::tuple<StringRef, MemRefType, bool>{"source", source,
-                                                sourceIndexed},
-        {"target", target, targetIndexed}})
-    if (!indexed && type.getShape() != ArrayRef<int64_t>(tile))
-      return emitOpError()
-             << side << " " << type << " is copied as a whole, so its shape "
-             << "must equal the tile shape " << formatExtents(tile);
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// FillOp, ClearOp
-//===----------------------------------------------------------------------===//
-
-bool FillOp::isCollective() { return !isThreadPrivateBuffer(getBuffer()); }
-
-bool ClearOp::isCollective() { return !isThreadPrivateBuffer(getBuffer()); }
-
-LogicalResult ClearOp::verify() {
-  Type element = getBuffer().getType().getElementType();
-  Type scalar = getElementTypeOrSelf(element);
-  if (!scalar.isIntOrIndexOrFloat())
-    return emitOpError("cannot clear a buffer of ")
-           << element << " elements: there is no zero of that type";
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
 // AtomicAddOp
 //===----------------------------------------------------------------------===//
 
@@ -571,6 +478,15 @@ LogicalResult AtomicAddOp::verify() {
 // ThreadAllReduceOp
 //===----------------------------------------------------------------------===//
 
+void ThreadAllReduceOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!getBuffer())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(), &getValueMutable());
+  effects.emplace_back(MemoryEffects::Write::get(), &getValueMutable());
+}
+
 LogicalResult ThreadAllReduceOp::verify() {
   KernelOp kernel = getEnclosingKernel(*this);
   if (!kernel)
@@ -587,6 +503,27 @@ LogicalResult ThreadAllReduceOp::verify() {
       return failure();
   }
   Type type = getValue().getType();
+  if (auto buffer = getBuffer()) {
+    MemRefType bufferType = buffer.getType();
+    if (getResult())
+      return emitOpError("reduces a buffer in place and has no result");
+    if (!isThreadPrivateBuffer(buffer))
+      return emitOpError("buffer operand must be a per-thread buffer "
+                         "(tile.alloc_local), got ")
+             << bufferType;
+    if (!bufferType.hasStaticShape())
+      return emitOpError("buffer operand must have a static shape, got ")
+             << bufferType;
+    if (bufferType.getNumElements() > kMaxAllReduceBufferElements)
+      return emitOpError("buffer operand has ")
+             << bufferType.getNumElements() << " elements; at most "
+             << kMaxAllReduceBufferElements
+             << " are reduced (each element is combined with its own code)";
+    type = bufferType.getElementType();
+  } else if (!getResult() || getResult().getType() != type) {
+    return emitOpError("result must have the type of the reduced value ")
+           << type;
+  }
   bool isBitwise = getKind() == ReduceKind::and_ ||
                    getKind() == ReduceKind::or_ ||
                    getKind() == ReduceKind::xor_;
@@ -597,176 +534,6 @@ LogicalResult ThreadAllReduceOp::verify() {
   if (!type.isF16() && !type.isBF16() && !type.isF32() && !type.isInteger(32))
     return emitOpError("unsupported type ")
            << type << "; thread_allreduce supports f16, bf16, f32 and i32";
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// WarpSpecializeOp
-//===----------------------------------------------------------------------===//
-
-/// Parses `(%iv, %stage) threads N [regs R] region` for one role.
-static ParseResult parseRole(OpAsmParser &parser, OperationState &result,
-                             StringRef role, Region &region,
-                             StringRef threadsName, StringRef regsName) {
-  Builder &builder = parser.getBuilder();
-  SmallVector<OpAsmParser::Argument> args;
-  int64_t threads;
-  if (parser.parseKeyword(role) ||
-      parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren) ||
-      parser.parseKeyword("threads") || parser.parseInteger(threads))
-    return failure();
-  result.addAttribute(threadsName, builder.getI64IntegerAttr(threads));
-  if (succeeded(parser.parseOptionalKeyword("regs"))) {
-    int64_t regs;
-    if (parser.parseInteger(regs))
-      return failure();
-    result.addAttribute(regsName, builder.getI64IntegerAttr(regs));
-  }
-  for (OpAsmParser::Argument &arg : args)
-    arg.type = builder.getIndexType();
-  if (parser.parseRegion(region, args))
-    return failure();
-  if (region.empty())
-    region.emplaceBlock();
-  Block &block = region.front();
-  if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>()) {
-    OpBuilder regionBuilder(parser.getContext());
-    regionBuilder.setInsertionPointToEnd(&block);
-    YieldOp::create(regionBuilder, result.location);
-  }
-  return success();
-}
-
-ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
-                                    OperationState &result) {
-  Builder &builder = parser.getBuilder();
-  Type index = builder.getIndexType();
-  OpAsmParser::UnresolvedOperand lb, ub, step;
-  int64_t stages;
-  if (parser.parseOperand(lb) || parser.parseKeyword("to") ||
-      parser.parseOperand(ub) || parser.parseKeyword("step") ||
-      parser.parseOperand(step) || parser.parseKeyword("stages") ||
-      parser.parseInteger(stages) ||
-      parser.resolveOperands({lb, ub, step}, index, result.operands))
-    return failure();
-  result.addAttribute(getStagesAttrName(result.name),
-                      builder.getI64IntegerAttr(stages));
-  if (succeeded(parser.parseOptionalKeyword("buffers"))) {
-    SmallVector<OpAsmParser::UnresolvedOperand> buffers;
-    SmallVector<Type> types;
-    SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseLParen() || parser.parseOperandList(buffers) ||
-        parser.parseColonTypeList(types) || parser.parseRParen() ||
-        parser.resolveOperands(buffers, types, loc, result.operands))
-      return failure();
-  }
-  Region *producer = result.addRegion();
-  Region *consumer = result.addRegion();
-  if (parseRole(parser, result, "producer", *producer,
-                getProducerThreadsAttrName(result.name),
-                getProducerRegsAttrName(result.name)) ||
-      parseRole(parser, result, "consumer", *consumer,
-                getConsumerThreadsAttrName(result.name),
-                getConsumerRegsAttrName(result.name)))
-    return failure();
-  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
-}
-
-static void printRole(OpAsmPrinter &p, StringRef role, Region &region,
-                      int64_t threads, std::optional<int64_t> regs) {
-  p << role << '(';
-  llvm::interleaveComma(region.getArguments(), p,
-                        [&](BlockArgument arg) { p << arg; });
-  p << ") threads " << threads;
-  if (regs)
-    p << " regs " << *regs;
-  p << ' ';
-  p.printRegion(region, /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/false);
-}
-
-void WarpSpecializeOp::print(OpAsmPrinter &p) {
-  p << ' ' << getLowerBound() << " to " << getUpperBound() << " step "
-    << getStep() << " stages " << getStages();
-  if (!getBuffers().empty()) {
-    p << " buffers(" << getBuffers() << " : ";
-    llvm::interleaveComma(getBuffers().getTypes(), p);
-    p << ')';
-  }
-  p.printNewline();
-  printRole(p, "producer", getProducer(), getProducerThreads(),
-            getProducerRegs());
-  p << ' ';
-  printRole(p, "consumer", getConsumer(), getConsumerThreads(),
-            getConsumerRegs());
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(),
-      {getStagesAttrName(), getProducerThreadsAttrName(),
-       getConsumerThreadsAttrName(), getProducerRegsAttrName(),
-       getConsumerRegsAttrName()});
-}
-
-/// Checks one role's thread count and register budget.
-static LogicalResult verifyRole(WarpSpecializeOp op, StringRef role,
-                                Region &region, int64_t threads,
-                                std::optional<int64_t> regs) {
-  if (threads < kWarpGroupSize || threads % kWarpGroupSize != 0)
-    return op.emitOpError()
-           << role << " threads (" << threads << ") must be a whole number "
-           << "of warp groups (a positive multiple of 128)";
-  if (regs && (*regs < 24 || *regs > 256 || *regs % 8 != 0))
-    return op.emitOpError()
-           << role << " regs (" << *regs << ") must be a multiple of 8 in "
-           << "[24, 256] (setmaxnreg)";
-  if (region.getNumArguments() != 2 ||
-      !llvm::all_of(region.getArgumentTypes(),
-                    [](Type type) { return type.isIndex(); }))
-    return op.emitOpError()
-           << role << " region must take two index arguments: the iteration "
-           << "and the stage";
-  return success();
-}
-
-LogicalResult WarpSpecializeOp::verify() {
-  KernelOp kernel = getEnclosingKernel(*this);
-  if (!kernel)
-    return failure();
-  if ((*this)->getParentOfType<WarpSpecializeOp>())
-    return emitOpError("cannot be nested in another 'tile.warp_specialize'");
-  if (failed(tile::detail::verifyStageCount(*this, getStages())))
-    return failure();
-  if (failed(verifyRole(*this, "producer", getProducer(),
-                        getProducerThreads(), getProducerRegs())) ||
-      failed(verifyRole(*this, "consumer", getConsumer(),
-                        getConsumerThreads(), getConsumerRegs())))
-    return failure();
-
-  int64_t total = getProducerThreads() + getConsumerThreads();
-  if (total != kernel.getNumThreads())
-    return emitOpError("producer (")
-           << getProducerThreads() << ") and consumer ("
-           << getConsumerThreads() << ") threads add up to " << total
-           << ", but the kernel's block has " << kernel.getNumThreads()
-           << " threads";
-  if (getProducerRegs() && getConsumerRegs()) {
-    int64_t registers = getProducerThreads() * *getProducerRegs() +
-                        getConsumerThreads() * *getConsumerRegs();
-    if (registers > kRegistersPerSM)
-      return emitOpError("producer and consumer need ")
-             << registers << " registers, more than the " << kRegistersPerSM
-             << " of an SM";
-  }
-
-  for (auto [index, buffer] : llvm::enumerate(getBuffers())) {
-    auto type = cast<MemRefType>(buffer.getType());
-    if (getMemorySpace(type) != MemorySpace::Shared)
-      return emitOpError("buffer #")
-             << index << " must be in shared memory, got " << type;
-    if (type.getRank() < 1 || type.getDimSize(0) != static_cast<int64_t>(getStages()))
-      return emitOpError("buffer #")
-             << index << " " << type << " must have one slice per stage: "
-             << "its leading dimension must be " << getStages();
-  }
   return success();
 }
 

@@ -21,6 +21,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tile/Dialect/Tile/IR/MemorySpaces.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/ReductionBuilders.h"
 #include "llvm/Support/Debug.h"
@@ -116,123 +118,216 @@ Value tile::buildCombineWarpPartials(OpBuilder &b, Location loc,
 
 namespace {
 
-struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// Most bytes of the shared buffer through which the buffer form of a
+/// reduction meets; larger buffers go through it in chunks.
+static constexpr int64_t kBufferScratchBytes = 32 * 1024;
 
-  LogicalResult matchAndRewrite(ThreadAllReduceOp op,
-                                PatternRewriter &rewriter) const override {
-    auto kernel = op->getParentOfType<KernelOp>();
-    SmallVector<int64_t, 3> extents;
-    bool reduced[3] = {false, false, false};
+/// Most members of a group whose partials are combined by straight-line
+/// code; larger groups (a tree over up to 1024 threads) take a loop.
+static constexpr int64_t kMaxUnrolledMembers = 32;
+
+/// How the threads of a reduction's groups meet. In a block whose extents
+/// are all powers of two, the reduced bits of the linear thread index below
+/// 5 are combined by shuffles, and the reduced bits from 5 up (`warpMask`)
+/// select the members that meet in shared memory. In any other block every
+/// thread of a group is a member, numbered by its reduced coordinates.
+struct ReductionGroups {
+  ReductionGroups(PatternRewriter &b, Location loc, ThreadAllReduceOp op)
+      : b(b), loc(loc), kernel(op->getParentOfType<KernelOp>()) {
     for (Dim dim : {Dim::x, Dim::y, Dim::z})
       extents.push_back(kernel.getThreadExtent(dim));
     for (Attribute attr : op.getDims())
       reduced[static_cast<int>(cast<DimAttr>(attr).getValue())] = true;
-
-    Location loc = op.getLoc();
-    Value result;
-    if (llvm::all_of(extents, llvm::isPowerOf2_64))
-      result = lowerPowerOfTwo(rewriter, loc, op, kernel, extents, reduced);
-    else
-      result = lowerTree(rewriter, loc, op, kernel, extents, reduced);
-    rewriter.replaceOp(op, result);
-    return success();
+    numThreads = kernel.getNumThreads();
+    powerOfTwo = llvm::all_of(extents, llvm::isPowerOf2_64);
+    if (powerOfTwo) {
+      int64_t reducedMask = 0;
+      unsigned bit = 0;
+      for (int d = 0; d < 3; ++d) {
+        unsigned bits = llvm::Log2_64(extents[d]);
+        if (reduced[d])
+          reducedMask |= ((int64_t(1) << bits) - 1) << bit;
+        bit += bits;
+      }
+      width = std::min(kWarpSize, numThreads);
+      for (int64_t offset = width / 2; offset >= 1; offset /= 2)
+        if (reducedMask & offset)
+          shuffleOffsets.push_back(offset);
+      warpMask = reducedMask & ~(kWarpSize - 1);
+      numMembers = int64_t(1) << llvm::popcount(uint64_t(warpMask));
+    } else {
+      for (int d = 0; d < 3; ++d)
+        if (reduced[d])
+          numMembers *= extents[d];
+    }
   }
 
-  /// A shared buffer with one slot per thread, at the top of the kernel.
-  static Value allocateSlots(OpBuilder &b, Location loc, KernelOp kernel,
-                             Type type) {
+  /// `value` combined over the lanes of its group (an xor butterfly).
+  Value combineLanes(ReduceKind kind, Value value) {
+    for (int64_t offset : shuffleOffsets)
+      value = buildReduceCombine(b, loc, kind, value,
+                                 buildShuffleXor(b, loc, value, offset, width));
+    return value;
+  }
+
+  Value linearThread() {
+    if (!linear)
+      linear = buildLinearThreadId(b, loc, kernel);
+    return linear;
+  }
+
+  /// This thread's number among its group's members.
+  Value memberIndex() {
+    if (powerOfTwo) {
+      Value member = constantIndex(b, loc, 0);
+      int64_t position = 0;
+      for (int64_t bit = 0; bit < 63 && (int64_t(1) << bit) <= warpMask;
+           ++bit) {
+        if (!(warpMask & (int64_t(1) << bit)))
+          continue;
+        Value shifted = arith::ShRUIOp::create(b, loc, linearThread(),
+                                               constantIndex(b, loc, bit));
+        Value one =
+            arith::AndIOp::create(b, loc, shifted, constantIndex(b, loc, 1));
+        Value placed = arith::ShLIOp::create(b, loc, one,
+                                             constantIndex(b, loc, position++));
+        member = arith::OrIOp::create(b, loc, member, placed);
+      }
+      return member;
+    }
+    Value rank = constantIndex(b, loc, 0);
+    for (int d = 2; d >= 0; --d)
+      if (reduced[d])
+        rank = arith::AddIOp::create(
+            b, loc, coordinates()[d],
+            arith::MulIOp::create(b, loc, rank,
+                                  constantIndex(b, loc, extents[d])));
+    return rank;
+  }
+
+  /// The linear thread index of member `member` of this thread's group.
+  Value memberThread(Value member) {
+    if (powerOfTwo) {
+      Value thread = arith::AndIOp::create(b, loc, linearThread(),
+                                           constantIndex(b, loc, ~warpMask));
+      int64_t position = 0;
+      for (int64_t bit = 0; bit < 63 && (int64_t(1) << bit) <= warpMask;
+           ++bit) {
+        if (!(warpMask & (int64_t(1) << bit)))
+          continue;
+        Value shifted = arith::ShRUIOp::create(
+            b, loc, member, constantIndex(b, loc, position++));
+        Value one =
+            arith::AndIOp::create(b, loc, shifted, constantIndex(b, loc, 1));
+        Value placed =
+            arith::ShLIOp::create(b, loc, one, constantIndex(b, loc, bit));
+        thread = arith::OrIOp::create(b, loc, thread, placed);
+      }
+      return thread;
+    }
+    SmallVector<Value, 3> coords(coordinates());
+    for (int d = 0; d < 3; ++d) {
+      if (!reduced[d])
+        continue;
+      Value extent = constantIndex(b, loc, extents[d]);
+      coords[d] = arith::RemUIOp::create(b, loc, member, extent);
+      member = arith::DivUIOp::create(b, loc, member, extent);
+    }
+    Value thread = coords[2];
+    for (int d = 1; d >= 0; --d)
+      thread = arith::AddIOp::create(
+          b, loc, coords[d],
+          arith::MulIOp::create(b, loc, thread,
+                                constantIndex(b, loc, extents[d])));
+    return thread;
+  }
+  Value memberThread(int64_t member) {
+    return memberThread(constantIndex(b, loc, member));
+  }
+
+  ArrayRef<Value> coordinates() {
+    if (coords.empty())
+      for (Dim dim : {Dim::x, Dim::y, Dim::z})
+        coords.push_back(static_cast<size_t>(dim) < kernel.getThreads().size()
+                             ? ThreadIdOp::create(b, loc, dim).getResult()
+                             : constantIndex(b, loc, 0));
+    return coords;
+  }
+
+  /// A shared buffer of `size` elements at the top of the kernel.
+  Value allocateScratch(int64_t size, Type type) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&kernel.getBody().front());
     auto memrefType = MemRefType::get(
-        {kernel.getNumThreads()}, type, MemRefLayoutAttrInterface(),
+        {size}, type, MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(b.getContext(),
                                    gpu::AddressSpace::Workgroup));
     return AllocSharedOp::create(b, loc, memrefType, IntegerAttr(),
                                  IntegerAttr());
   }
 
-  static Value lowerPowerOfTwo(PatternRewriter &b, Location loc,
-                               ThreadAllReduceOp op, KernelOp kernel,
-                               ArrayRef<int64_t> extents,
-                               const bool reduced[3]) {
-    // Bit fields of the linear thread index.
-    int64_t reducedMask = 0;
-    unsigned bit = 0;
-    for (int d = 0; d < 3; ++d) {
-      unsigned bits = llvm::Log2_64(extents[d]);
-      if (reduced[d])
-        reducedMask |= ((int64_t(1) << bits) - 1) << bit;
-      bit += bits;
+  PatternRewriter &b;
+  Location loc;
+  KernelOp kernel;
+  SmallVector<int64_t, 3> extents;
+  bool reduced[3] = {false, false, false};
+  int64_t numThreads = 1;
+  bool powerOfTwo = false;
+  SmallVector<int64_t> shuffleOffsets;
+  int64_t width = kWarpSize;
+  int64_t warpMask = 0;
+  int64_t numMembers = 1;
+  Value linear;
+  SmallVector<Value, 3> coords;
+};
+
+struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ThreadAllReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    ReductionGroups groups(rewriter, op.getLoc(), op);
+    if (op.getBuffer()) {
+      lowerBuffer(rewriter, op, groups);
+      rewriter.eraseOp(op);
+      return success();
     }
-    int64_t numThreads = kernel.getNumThreads();
-    int64_t width = std::min(kWarpSize, numThreads);
-    Value value = op.getValue();
+    Value result = groups.powerOfTwo ? lowerPowerOfTwo(rewriter, op, groups)
+                                     : lowerTree(rewriter, op, groups);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  static Value lowerPowerOfTwo(PatternRewriter &b, ThreadAllReduceOp op,
+                               ReductionGroups &groups) {
+    Location loc = op.getLoc();
     // Lanes first: an xor butterfly over the reduced lane bits.
-    for (int64_t offset = width / 2; offset >= 1; offset /= 2)
-      if (reducedMask & offset)
-        value =
-            buildReduceCombine(b, loc, op.getKind(), value,
-                               buildShuffleXor(b, loc, value, offset, width));
-    int64_t warpMask = reducedMask & ~(kWarpSize - 1);
-    if (warpMask == 0)
+    Value value = groups.combineLanes(op.getKind(), op.getValue());
+    if (groups.warpMask == 0)
       return value;
 
     // Then warps: partials through shared memory, combined in a fixed order
     // so that every thread of a group computes the same bits.
-    Value slots = allocateSlots(b, loc, kernel, value.getType());
-    Value linear = buildLinearThreadId(b, loc, kernel);
+    Value slots = groups.allocateScratch(groups.numThreads, value.getType());
+    Value linear = groups.linearThread();
     memref::StoreOp::create(b, loc, value, slots, linear);
     createCompilerBarrier(b, loc, "tile-lower-reductions");
-    Value accumulated = buildCombineWarpPartials(b, loc, op.getKind(), slots,
-                                                 /*first=*/0, linear, warpMask);
+    Value accumulated = buildCombineWarpPartials(
+        b, loc, op.getKind(), slots, /*first=*/0, linear, groups.warpMask);
     // The slots may be written again (a loop): wait for every reader.
     createCompilerBarrier(b, loc, "tile-lower-reductions");
     return accumulated;
   }
 
-  static Value lowerTree(PatternRewriter &b, Location loc,
-                         ThreadAllReduceOp op, KernelOp kernel,
-                         ArrayRef<int64_t> extents, const bool reduced[3]) {
-    Value slots = allocateSlots(b, loc, kernel, op.getValue().getType());
-    SmallVector<Value, 3> coords;
-    for (Dim dim : {Dim::x, Dim::y, Dim::z})
-      coords.push_back(static_cast<size_t>(dim) < kernel.getThreads().size()
-                           ? ThreadIdOp::create(b, loc, dim).getResult()
-                           : constantIndex(b, loc, 0));
-    // The thread's index within its group (reduced dims, x fastest) and the
-    // slot of the group member with index `r`.
-    int64_t groupSize = 1;
-    Value rank = constantIndex(b, loc, 0);
-    for (int d = 2; d >= 0; --d) {
-      if (!reduced[d])
-        continue;
-      rank = arith::AddIOp::create(
-          b, loc, coords[d],
-          arith::MulIOp::create(b, loc, rank,
-                                constantIndex(b, loc, extents[d])));
-      groupSize *= extents[d];
-    }
-    auto slotOf = [&](Value r) {
-      SmallVector<Value, 3> member(coords);
-      for (int d = 0; d < 3; ++d) {
-        if (!reduced[d])
-          continue;
-        Value extent = constantIndex(b, loc, extents[d]);
-        member[d] = arith::RemUIOp::create(b, loc, r, extent);
-        r = arith::DivUIOp::create(b, loc, r, extent);
-      }
-      Value slot = member[2];
-      slot = arith::AddIOp::create(
-          b, loc, member[1],
-          arith::MulIOp::create(b, loc, slot, constantIndex(b, loc, extents[1])));
-      return arith::AddIOp::create(
-                 b, loc, member[0],
-                 arith::MulIOp::create(b, loc, slot,
-                                       constantIndex(b, loc, extents[0])))
-          .getResult();
-    };
-    Value own = slotOf(rank);
+  static Value lowerTree(PatternRewriter &b, ThreadAllReduceOp op,
+                         ReductionGroups &groups) {
+    Location loc = op.getLoc();
+    Value slots =
+        groups.allocateScratch(groups.numThreads, op.getValue().getType());
+    // The thread's index within its group (reduced dims, x fastest).
+    int64_t groupSize = groups.numMembers;
+    Value rank = groups.memberIndex();
+    Value own = groups.memberThread(rank);
     memref::StoreOp::create(b, loc, op.getValue(), slots, own);
     createCompilerBarrier(b, loc, "tile-lower-reductions");
     for (int64_t stride = llvm::PowerOf2Ceil(groupSize) / 2; stride >= 1;
@@ -250,7 +345,8 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(step.thenBlock()->getTerminator());
         Value mine = memref::LoadOp::create(b, loc, slots, own);
-        Value theirs = memref::LoadOp::create(b, loc, slots, slotOf(partner));
+        Value theirs =
+            memref::LoadOp::create(b, loc, slots, groups.memberThread(partner));
         memref::StoreOp::create(
             b, loc, buildReduceCombine(b, loc, op.getKind(), mine, theirs),
             slots, own);
@@ -258,9 +354,124 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
       createCompilerBarrier(b, loc, "tile-lower-reductions");
     }
     Value result =
-        memref::LoadOp::create(b, loc, slots, slotOf(constantIndex(b, loc, 0)));
+        memref::LoadOp::create(b, loc, slots, groups.memberThread(0));
     createCompilerBarrier(b, loc, "tile-lower-reductions");
     return result;
+  }
+
+  /// The buffer form. Lanes combine each element by shuffles; the members
+  /// that remain meet in a shared buffer holding, for a chunk of elements,
+  /// one slot per thread and element (element-major, so that a warp's
+  /// accesses fall in distinct banks). Per chunk: every thread stores its
+  /// elements; member m combines elements m, m + M, ... over the M members
+  /// in a fixed order and stores the result in member 0's slot; every
+  /// thread reads the results back. A barrier follows each step.
+  static void lowerBuffer(PatternRewriter &b, ThreadAllReduceOp op,
+                          ReductionGroups &groups) {
+    Location loc = op.getLoc();
+    TypedValue<MemRefType> buffer = op.getBuffer();
+    MemRefType bufferType = buffer.getType();
+    Type elementType = bufferType.getElementType();
+    int64_t numElements = bufferType.getNumElements();
+    ArrayRef<int64_t> shape = bufferType.getShape();
+    auto indicesOf = [&](int64_t element) {
+      SmallVector<Value> indices(shape.size());
+      for (int64_t d = shape.size() - 1; d >= 0; --d) {
+        indices[d] = constantIndex(b, loc, element % shape[d]);
+        element /= shape[d];
+      }
+      return indices;
+    };
+
+    if (!groups.shuffleOffsets.empty())
+      for (int64_t e = 0; e < numElements; ++e) {
+        SmallVector<Value> indices = indicesOf(e);
+        Value value = memref::LoadOp::create(b, loc, buffer, indices);
+        memref::StoreOp::create(b, loc,
+                                groups.combineLanes(op.getKind(), value),
+                                buffer, indices);
+      }
+    if (groups.numMembers == 1)
+      return;
+
+    int64_t threads = groups.numThreads;
+    int64_t chunk = std::clamp<int64_t>(
+        kBufferScratchBytes /
+            (threads * getBufferElementBytes(elementType)),
+        1, numElements);
+    Value scratch = groups.allocateScratch(chunk * threads, elementType);
+    Value linear = groups.linearThread();
+    Value member = groups.memberIndex();
+    // The threads of this thread's group, in member order; a group of more
+    // than kMaxUnrolledMembers is combined by a loop.
+    SmallVector<Value> members;
+    bool unrolled = groups.numMembers <= kMaxUnrolledMembers;
+    for (int64_t k = 0, e = unrolled ? groups.numMembers : 1; k < e; ++k)
+      members.push_back(groups.memberThread(k));
+    auto slot = [&](Value element, Value thread) {
+      return arith::AddIOp::create(
+                 b, loc,
+                 arith::MulIOp::create(b, loc, element,
+                                       constantIndex(b, loc, threads)),
+                 thread)
+          .getResult();
+    };
+    for (int64_t first = 0; first < numElements; first += chunk) {
+      int64_t count = std::min(chunk, numElements - first);
+      for (int64_t e = 0; e < count; ++e) {
+        Value value =
+            memref::LoadOp::create(b, loc, buffer, indicesOf(first + e));
+        memref::StoreOp::create(
+            b, loc, value, scratch,
+            slot(constantIndex(b, loc, e), linear));
+      }
+      createCompilerBarrier(b, loc, "tile-lower-reductions");
+      auto loop = scf::ForOp::create(
+          b, loc, member, constantIndex(b, loc, count),
+          constantIndex(b, loc, groups.numMembers));
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+        Value element = loop.getInductionVar();
+        Value combined;
+        for (Value thread : members) {
+          Value partial =
+              memref::LoadOp::create(b, loc, scratch, slot(element, thread));
+          combined = combined ? buildReduceCombine(b, loc, op.getKind(),
+                                                   combined, partial)
+                              : partial;
+        }
+        if (!unrolled) {
+          auto others = scf::ForOp::create(
+              b, loc, constantIndex(b, loc, 1),
+              constantIndex(b, loc, groups.numMembers),
+              constantIndex(b, loc, 1), ValueRange{combined},
+              // `b` itself builds the body (ForOp::build passes the
+              // builder it was given, set inside the loop).
+              [&](OpBuilder &, Location, Value k, ValueRange acc) {
+                Value thread = groups.memberThread(k);
+                Value partial =
+                    memref::LoadOp::create(b, loc, scratch, slot(element, thread));
+                scf::YieldOp::create(b, loc,
+                                     buildReduceCombine(b, loc, op.getKind(),
+                                                        acc.front(), partial));
+              });
+          combined = others.getResult(0);
+        }
+        memref::StoreOp::create(b, loc, combined, scratch,
+                                slot(element, members.front()));
+      }
+      createCompilerBarrier(b, loc, "tile-lower-reductions");
+      for (int64_t e = 0; e < count; ++e) {
+        Value value = memref::LoadOp::create(
+            b, loc, scratch,
+            slot(constantIndex(b, loc, e), members.front()));
+        memref::StoreOp::create(b, loc, value, buffer, indicesOf(first + e));
+      }
+      // The slots are written again by the next chunk or a later
+      // reduction: wait for every reader.
+      createCompilerBarrier(b, loc, "tile-lower-reductions");
+    }
   }
 };
 

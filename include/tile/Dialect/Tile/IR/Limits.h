@@ -41,6 +41,11 @@ constexpr int64_t kMaxLocalBufferBytes = 64 * 1024;
 /// larger buffers cannot (255 registers per thread) and are filled by a loop.
 constexpr int64_t kMaxUnrolledFillElements = 256;
 
+/// Most elements of the buffer form of `tile.thread_allreduce`: every
+/// element is loaded, combined and stored with a constant index, so that the
+/// buffer can stay in registers.
+constexpr int64_t kMaxAllReduceBufferElements = 256;
+
 /// Hopper's limits on a thread block (the kernel's verifier).
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxThreadExtent[3] = {1024, 1024, 64};

@@ -918,9 +918,9 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add"> {
 }
 
 def Tile_ThreadAllReduceOp : Tile_Op<"thread_allreduce", [
-    AllTypesMatch<["value", "result"]>,
-    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
-  let summary = "Reduces a value across a subset of the block's dimensions";
+    DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Reduces a value or a per-thread buffer across a subset of the block's dimensions";
   let description = [{
     Combines `value` over the threads that differ only along the listed
     thread-block dimensions, independently for each position along the
@@ -930,16 +930,29 @@ def Tile_ThreadAllReduceOp : Tile_Op<"thread_allreduce", [
     `mul`, `max`, `min` on `f16`, `bf16`, `f32`, `i32`, and `and`, `or`,
     `xor` on `i32`. Collective: every thread of the block must reach it.
 
+    The buffer form takes a per-thread buffer (`tile.alloc_local`, static
+    shape) instead of a value and has no result: every element is combined
+    across the threads of the group, in place, so that afterwards each of
+    them holds the same combined buffer. A register tile computed in parts
+    by several threads is summed this way (a split-K GEMM's partial tiles).
+
     ```mlir
     %sum = tile.thread_allreduce add %part across(y) : f32
+    tile.thread_allreduce add %acc across(z) : memref<8x8xf32>
     ```
   }];
   let arguments = (ins Tile_ReduceKindAttr:$kind, AnyType:$value,
                        Tile_DimArrayAttr:$dims);
-  let results = (outs AnyType:$result);
+  let results = (outs Optional<AnyType>:$result);
   let assemblyFormat = [{
     custom<ReduceKindKeyword>($kind) $value `across` `(` custom<DimList>($dims) `)` attr-dict `:`
-    type($value)
+    type($value) custom<AllReduceResult>(ref(type($value)), type($result))
+  }];
+  let extraClassDeclaration = [{
+    /// The per-thread buffer of the buffer form, or null for a value.
+    TypedValue<MemRefType> getBuffer() {
+      return dyn_cast<TypedValue<MemRefType>>(getValue());
+    }
   }];
   let hasVerifier = 1;
 }
