@@ -119,6 +119,7 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
 
   TileSerializeToPTXOptions serialize;
   serialize.toolkitPath = findCudaPath(options);
+  serialize.strengthReduction = options.strengthReduction;
   pm.addPass(createTileSerializeToPTX(serialize));
   if (!options.ptxOutput.empty()) {
     TileWritePTXOptions write;

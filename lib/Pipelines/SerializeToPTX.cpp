@@ -16,6 +16,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
 
 #define DEBUG_TYPE "tile-serialize-to-ptx"
 
@@ -27,6 +30,27 @@ namespace mlir::tile {
 using namespace mlir;
 
 namespace {
+
+/// Keeps the NVPTX backend's straight-line strength reduction from running.
+/// On the long unrolled blocks of tensor-core kernels it was most of the
+/// compile time (tf32.mlir: 208 of 252 ms of llc, under
+/// ScalarEvolution::canReuseInstruction, which grows with the square of a
+/// block's length), and ptxas reduces the same address arithmetic itself
+/// (docs/Pipeline.md has the measurements). The gate is LLVM's
+/// opt-bisect hook: every legacy pass asks it before running on a function.
+class SkipStrengthReduction : public llvm::OptPassGate {
+public:
+  bool isEnabled() const override { return true; }
+  /// LLVM 22's legacy passes give their argument (`slsr`, as for llc's
+  /// `-opt-disable=slsr`); older ones gave their description.
+  bool shouldRunPass(StringRef passName, StringRef) const override {
+    return passName != "slsr" &&
+           passName != "Straight line strength reduction";
+  }
+};
+
+/// Stateless, so one gate serves every module compiled in parallel.
+static SkipStrengthReduction skipStrengthReduction;
 
 /// The objects of one module, one per target.
 using Objects = SmallVector<Attribute>;
@@ -98,9 +122,18 @@ struct TileSerializeToPTX
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp gpuModule : gpuModules)
       externalizeDynamicSharedMemory(gpuModule);
-    gpu::TargetOptions options(toolkitPath, /*librariesToLink=*/{},
-                               /*cmdOptions=*/"", /*elfSection=*/"",
-                               gpu::CompilationTarget::Assembly);
+    // Each module is translated into an LLVMContext of its own; the gate is
+    // set on it before the LLVM pipelines run.
+    auto gateStrengthReduction = [](llvm::Module &llvmModule) {
+      llvmModule.getContext().setOptPassGate(skipStrengthReduction);
+    };
+    gpu::TargetOptions options(
+        toolkitPath, /*librariesToLink=*/{},
+        /*cmdOptions=*/"", /*elfSection=*/"", gpu::CompilationTarget::Assembly,
+        /*getSymbolTableCallback=*/{},
+        strengthReduction
+            ? function_ref<void(llvm::Module &)>()
+            : function_ref<void(llvm::Module &)>(gateStrengthReduction));
 
     // Diagnostics from the workers are reported in module order. An error
     // fails the pass even when the target goes on (a missing libdevice).

@@ -97,6 +97,16 @@ static cl::opt<bool> tma(
              "Accelerator where the chip and the copy allow it (--tma=false: "
              "cp.async)"),
     cl::cat(category));
+static cl::opt<unsigned> llvmOptLevel(
+    "llvm-opt-level", cl::init(3),
+    cl::desc("LLVM optimization level of the GPU code (0-3)"),
+    cl::cat(category));
+static cl::opt<bool> strengthReduction(
+    "strength-reduction", cl::init(false),
+    cl::desc("Run the NVPTX backend's straight-line strength reduction "
+             "(off by default: slow on long blocks, and ptxas does the "
+             "same)"),
+    cl::cat(category));
 static cl::opt<TargetChoice> target(
     "target", cl::init(TargetChoice::Auto),
     cl::desc("Where the kernel runs (default: the GPU when one is present, "
@@ -254,6 +264,9 @@ static llvm::Error readCommandLine(PlanOptions &options) {
     return makeError("--check-repeat must be at least 1");
   if (checkRepeat > 1 && !check)
     return makeError("--check-repeat needs --check");
+  if (llvmOptLevel > 3)
+    return makeError("--llvm-opt-level must be 0, 1, 2 or 3, got " +
+                     std::to_string(llvmOptLevel));
   return llvm::Error::success();
 }
 
@@ -373,6 +386,8 @@ compileForTarget(ModuleOp module, mlir::tile::KernelOp kernel) {
       mlir::tile::TileToPTXOptions options;
       options.chip = chip;
       options.tma = tma;
+      options.optLevel = llvmOptLevel;
+      options.strengthReduction = strengthReduction;
       return GPUTarget::compile(module, options, std::move(*device));
     }
     if (target == TargetChoice::GPU || bench)

@@ -19,10 +19,18 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
     own, so a file's compile time is that of its largest kernel rather than
     the sum. Each module needs a target attribute (`nvvm-attach-target`);
     the binaries keep the modules' names and order.
+
+    The NVPTX backend's straight-line strength reduction is skipped unless
+    `strength-reduction` is set: its time grows with the square of a basic
+    block's length, which made it most of the compile time of unrolled
+    tensor-core kernels, and ptxas strength-reduces the same addresses.
   }];
   let options = [
     Option<"toolkitPath", "toolkit", "std::string", "\"\"",
-           "CUDA toolkit whose libdevice is linked when needed">
+           "CUDA toolkit whose libdevice is linked when needed">,
+    Option<"strengthReduction", "strength-reduction", "bool", "false",
+           "Run the NVPTX backend's straight-line strength reduction (off: "
+           "quadratic in a block's length, and ptxas does the same)">
   ];
 }
 

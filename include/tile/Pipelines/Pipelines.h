@@ -44,6 +44,11 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
                      "Memory Accelerator where the chip has one (sm_90 and "
                      "later) and the copy allows it"),
       llvm::cl::init(true)};
+  Option<bool> strengthReduction{
+      *this, "strength-reduction",
+      llvm::cl::desc("Run the NVPTX backend's straight-line strength "
+                     "reduction (slow on long blocks; ptxas does the same)"),
+      llvm::cl::init(false)};
   Option<std::string> ptxOutput{
       *this, "ptx-output",
       llvm::cl::desc("Also write the PTX to this file ('-': standard output); "
