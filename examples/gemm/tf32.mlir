@@ -11,8 +11,9 @@
 // TF32 mode does. 64 x 64 tiles (128 blocks for the 132 SMs of an H100),
 // 4 warps of 32 x 32, K tiles of 32 through a 4-stage cp.async pipeline,
 // mma.sync m16n8k8. The reference rounds the inputs the same way.
-// H200, 2026-11-25: 25.12 us, 85 TFLOP/s; cuBLAS TF32 20.03 us in the same
-// call (0.80x): the target (faster than cuBLAS) is not met yet.
+// H100, 2026-11-26: 25.34 us, 85 TFLOP/s; cuBLAS TF32 20.58 us in the same
+// call (0.81x): the target (faster than cuBLAS) is not met yet; with 128
+// tiles for 132 SMs each scheduler has one warp (docs/benchmarks.md).
 
 // CHECK-LABEL: tile.kernel @gemm_tf32
 tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
