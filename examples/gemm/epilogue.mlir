@@ -57,7 +57,11 @@ tile.kernel @gemm_bias_relu(%A: memref<?x?xf16> {tile.multiple_of = 8},
     %h = arith.truncf %r : f32 to f16
     memref.store %h, %out[%i, %j] : memref<128x128xf16, #tile.fragment>
   }
-  tile.copy %out to %C[%m0, %n0] : memref<128x128xf16, #tile.fragment> to memref<?x?xf16>
+  // Through a padded shared tile: 16-byte global stores (as mma_sync.mlir).
+  %Cs = tile.alloc_shared : memref<128x136xf16, #gpu.address_space<workgroup>>
+  %Ct = memref.subview %Cs[0, 0] [128, 128] [1, 1] : memref<128x136xf16, #gpu.address_space<workgroup>> to memref<128x128xf16, strided<[136, 1]>, #gpu.address_space<workgroup>>
+  tile.copy %out to %Ct : memref<128x128xf16, #tile.fragment> to memref<128x128xf16, strided<[136, 1]>, #gpu.address_space<workgroup>>
+  tile.copy %Ct to %C[%m0, %n0] : memref<128x128xf16, strided<[136, 1]>, #gpu.address_space<workgroup>> to memref<?x?xf16>
 } grid_size {
 ^bb0(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %bias: memref<?xf16>, %C: memref<?x?xf16>):
   %c0 = arith.constant 0 : index
