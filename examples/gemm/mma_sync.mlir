@@ -25,8 +25,8 @@
 // stores; 1.7% faster than storing the fragment directly, H100), bounds
 // handled. Tiles cut by the bounds load with cp.async's zero fill (no
 // branch).
-// H100, 2026-11-26, 4096^3: f16 344.2 us, 399 TFLOP/s; bf16 340.2 us, 404
-// (cuBLAS 180.4 / 184.7 us in the same call: 0.52x / 0.54x).
+// H100, 2026-11-26, 4096^3: f16 338.5 us, 406 TFLOP/s; bf16 337.4 us, 407
+// (cuBLAS 181.3 / 186.9 us in the same call: 0.54x / 0.55x).
 // H200, 2026-11-25, 4096^3: f16 340.5 us, 404 TFLOP/s; bf16 340.5 us (in
 // the same call cuBLAS 178.7 / 188.8 us: 0.52x / 0.55x; Triton 218.6 /
 // 210.4 us). Other tile shapes (docs/benchmarks.md): unrolled 382 TFLOP/s,
