@@ -38,14 +38,19 @@ namespace {
 /// block's length), and ptxas reduces the same address arithmetic itself
 /// (docs/Pipeline.md has the measurements). The gate is LLVM's
 /// opt-bisect hook: every legacy pass asks it before running on a function.
+/// It defers to LLVM's own gate (`-opt-bisect-limit`, `-opt-disable`) for
+/// every other pass, so those options keep working.
 class SkipStrengthReduction : public llvm::OptPassGate {
 public:
   bool isEnabled() const override { return true; }
   /// LLVM 22's legacy passes give their argument (`slsr`, as for llc's
   /// `-opt-disable=slsr`); older ones gave their description.
-  bool shouldRunPass(StringRef passName, StringRef) const override {
-    return passName != "slsr" &&
-           passName != "Straight line strength reduction";
+  bool shouldRunPass(StringRef passName,
+                     StringRef description) const override {
+    if (passName == "slsr" || passName == "Straight line strength reduction")
+      return false;
+    const llvm::OptPassGate &global = llvm::getGlobalPassGate();
+    return !global.isEnabled() || global.shouldRunPass(passName, description);
   }
 };
 

@@ -10,6 +10,7 @@
 
 // OFF-LABEL: .entry strided(
 // OFF-COUNT-3: mul.lo.s64
+// OFF-NOT: mul.lo.s64
 // OFF: ld.global.b32
 // ON-LABEL: .entry strided(
 // ON: mul.lo.s64

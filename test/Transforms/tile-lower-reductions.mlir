@@ -84,25 +84,41 @@ tile.kernel @tree(%out: memref<5xi32>) grid [1] threads [3, 5] {
 // -----
 
 // Buffer form, across z of [8, 8, 4] (gemm/best's quarters): z is bits 6-7,
-// both warp bits, so no shuffle. Four members meet in one shared buffer
-// (element-major, 256 slots per element; 4 elements fit): each thread
-// stores its 4 elements, a barrier, member m combines element m over the 4
-// members in order and stores it in member 0's slot, a barrier, every
-// thread reads the 4 results back, a barrier.
+// both warp bits, so no shuffle. Four members meet in one shared buffer,
+// element-major (256 slots per element; the 4 elements fit): each thread
+// stores element e at e * 256 + its linear index L; a barrier; member m
+// (bits 6-7 of L) combines element m over the 4 members in order and
+// stores it in member 0's slot (L with bits 6-7 cleared: L & -193); a
+// barrier; every thread reads the 4 results from member 0's slots back into
+// its buffer; a barrier.
 // CHECK-LABEL: tile.kernel @buffer_across_z
+// CHECK-DAG: %[[C256:.+]] = arith.constant 256 : index
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[NOTZ:.+]] = arith.constant -193 : index
 // CHECK: %[[SCRATCH:.+]] = tile.alloc_shared : memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[ACC:.+]] = tile.alloc_local : memref<2x2xf32>
 // CHECK-NOT: gpu.shuffle
-// CHECK-COUNT-4: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: %[[L:.+]] = arith.addi %tx, %{{.*}} : index
+// CHECK: %[[MEMBER:.+]] = arith.ori
+// CHECK: %[[FIRST:.+]] = arith.andi %[[L]], %[[NOTZ]] : index
+// CHECK: %[[E0:.+]] = memref.load %[[ACC]]
+// CHECK: memref.store %[[E0]], %[[SCRATCH]][%[[L]]]
+// CHECK-COUNT-3: memref.store %{{.*}}, %[[SCRATCH]]
 // CHECK: tile.barrier
-// CHECK: scf.for %[[E:.+]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-COUNT-4: memref.load %[[SCRATCH]]
-// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
-// CHECK: }
-// CHECK: tile.barrier
-// CHECK-COUNT-4: memref.load %[[SCRATCH]]
-// CHECK: tile.barrier
+// CHECK: scf.for %[[E:.+]] = %[[MEMBER]] to %[[C4]] step %[[C4]] {
+// CHECK: %[[ROW:.+]] = arith.muli %[[E]], %[[C256]] : index
+// CHECK: %[[SLOT0:.+]] = arith.addi %[[ROW]], %[[FIRST]] : index
+// CHECK: memref.load %[[SCRATCH]][%[[SLOT0]]]
+// CHECK-COUNT-3: memref.load %[[SCRATCH]]
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]][%[[SLOT0]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: %[[R0:.+]] = memref.load %[[SCRATCH]][%[[FIRST]]]
+// CHECK-NEXT: memref.store %[[R0]], %[[ACC]]
+// CHECK-COUNT-3: memref.store %{{.*}}, %[[ACC]]
+// CHECK-NEXT: tile.barrier
 // CHECK-NOT: tile.barrier
-tile.kernel @buffer_across_z(%out: memref<256x4xf32>) grid [1] threads [8, 8, 4] {
+tile.kernel @buffer_across_z() grid [1] threads [8, 8, 4] {
   %acc = tile.alloc_local : memref<2x2xf32>
   %one = arith.constant 1.0 : f32
   tile.fill %acc, %one : memref<2x2xf32>
@@ -157,4 +173,76 @@ tile.kernel @buffer_tree() grid [1] threads [5, 3] {
   %c1 = arith.constant 1 : i32
   tile.fill %acc, %c1 : memref<2xi32>
   tile.thread_allreduce add %acc across(y) : memref<2xi32>
+}
+
+// -----
+
+// Lanes and warps in one op: across x and y of [8, 8, 4] is bits 0-5, lane
+// bits 0-4 (five shuffles per element, f16 in a 32-bit shuffle) and warp
+// bit 5 (two members through shared memory, one f16 slot per thread).
+// CHECK-LABEL: tile.kernel @buffer_lanes_and_warps
+// CHECK: tile.alloc_shared : memref<512xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-10: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
+// CHECK: tile.barrier
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
+// CHECK-COUNT-2: memref.load
+// CHECK: arith.maximumf %{{.*}} : f16
+tile.kernel @buffer_lanes_and_warps() grid [1] threads [8, 8, 4] {
+  %acc = tile.alloc_local : memref<2xf16>
+  %one = arith.constant 1.0 : f16
+  tile.fill %acc, %one : memref<2xf16>
+  tile.thread_allreduce max %acc across(x, y) : memref<2xf16>
+}
+
+// -----
+
+// Warp bits that are not contiguous: across x and z of [64, 2, 2] is lane
+// bits 0-4, warp bit 5 (x) and warp bit 7 (z), not bit 6 (y). Member 0 of a
+// group is L with bits 5 and 7 cleared (L & -161); four members.
+// CHECK-LABEL: tile.kernel @buffer_split_warp_bits
+// CHECK-DAG: %[[NOT:.+]] = arith.constant -161 : index
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: arith.andi %{{.*}}, %[[NOT]] : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
+// CHECK-COUNT-4: memref.load
+tile.kernel @buffer_split_warp_bits() grid [1] threads [64, 2, 2] {
+  %acc = tile.alloc_local : memref<1xf32>
+  %one = arith.constant 1.0 : f32
+  tile.fill %acc, %one : memref<1xf32>
+  tile.thread_allreduce add %acc across(x, z) : memref<1xf32>
+}
+
+// -----
+
+// A group of more than 32 members (60 threads of [5, 12]) combines its
+// partials with a loop instead of 60 loads in a row.
+// CHECK-LABEL: tile.kernel @buffer_large_group
+// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %c1 to %c60 step %c1 iter_args
+// CHECK: memref.load
+// CHECK: arith.addf
+// CHECK: scf.yield
+tile.kernel @buffer_large_group() grid [1] threads [5, 12] {
+  %acc = tile.alloc_local : memref<2xf32>
+  %one = arith.constant 1.0 : f32
+  tile.fill %acc, %one : memref<2xf32>
+  tile.thread_allreduce add %acc across(x, y) : memref<2xf32>
+}
+
+// -----
+
+// Two buffer reductions of a kernel share one shared buffer, sized for the
+// larger (8 f32 elements per thread of 128).
+// CHECK-LABEL: tile.kernel @buffer_scratch_shared
+// CHECK: tile.alloc_shared : memref<1024xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: tile.alloc_shared
+tile.kernel @buffer_scratch_shared() grid [1] threads [32, 4] {
+  %a = tile.alloc_local : memref<2xf32>
+  %b = tile.alloc_local : memref<8xf32>
+  %one = arith.constant 1.0 : f32
+  tile.fill %a, %one : memref<2xf32>
+  tile.fill %b, %one : memref<8xf32>
+  tile.thread_allreduce add %a across(y) : memref<2xf32>
+  tile.thread_allreduce add %b across(y) : memref<8xf32>
 }

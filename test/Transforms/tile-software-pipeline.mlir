@@ -282,6 +282,27 @@ tile.kernel @impure_producer(%X: memref<4096xf32>, %I: memref<64xindex>) grid [1
 
 // -----
 
+// A cross-thread reduction is collective (it synchronizes the block), so it
+// cannot run stages ahead of the body as a copy's producer, nor on one
+// thread for TMA: its effects say so.
+tile.kernel @collective_producer(%X: memref<4096xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %buf = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  tile.pipelined %k = %c0 to %c64 step %c1 stages 2 {
+    %tx = tile.thread_id x
+    %t = arith.index_cast %tx : index to i32
+    // expected-error @below {{a copy of the pipelined loop depends on this 'tile.thread_allreduce', which has memory effects or regions: it cannot run stages ahead of the rest of the body}}
+    %m = tile.thread_allreduce max %t across(x) : i32
+    %mi = arith.index_cast %m : i32 to index
+    %off = arith.addi %k, %mi : index
+    tile.copy %X[%off] to %buf : memref<4096xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+  }
+}
+
+// -----
+
 tile.kernel @written_in_loop(%X: memref<4096xf32>) grid [1] threads [64] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -746,6 +746,30 @@ tile.kernel @reduce_buffer_f64() grid [1] threads [32] {
 
 // -----
 
+tile.kernel @reduce_empty_buffer() grid [1] threads [32] {
+  %acc = tile.alloc_local : memref<0xf32>
+  // expected-error @+1 {{'tile.thread_allreduce' op buffer operand has no elements}}
+  tile.thread_allreduce add %acc across(x) : memref<0xf32>
+}
+
+// -----
+
+tile.kernel @reduce_dynamic_buffer(%n: index) grid [1] threads [32] {
+  %acc = memref.alloca(%n) : memref<?xf32>
+  // expected-error @+1 {{'tile.thread_allreduce' op buffer operand must have a static shape, got 'memref<?xf32>'}}
+  tile.thread_allreduce add %acc across(x) : memref<?xf32>
+}
+
+// -----
+
+tile.kernel @reduce_value_without_result() grid [1] threads [32] {
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'tile.thread_allreduce' op result must have the type of the reduced value 'f32'}}
+  "tile.thread_allreduce"(%v) <{kind = #tile<reduce add>, dims = [#tile<dim x>]}> : (f32) -> ()
+}
+
+// -----
+
 tile.kernel @reduce_buffer_with_result() grid [1] threads [32] {
   %acc = tile.alloc_local : memref<4xf32>
   // expected-error @+1 {{'tile.thread_allreduce' op reduces a buffer in place and has no result}}

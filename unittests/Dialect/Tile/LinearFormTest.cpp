@@ -30,11 +30,14 @@ static constexpr const char *kKernel = R"mlir(
     %i = arith.addi %row, %tx : index
     %j = affine.apply affine_map<(x, y)[s] -> (x + y * 32 + s * 2 + 7)>(%tx, %ty)[%n]
     %k = arith.subi %i, %tx : index
+    %u = arith.addi %row, %n : index
+    %v = arith.subi %u, %n : index
     %q = arith.divui %tx, %c2 : index
     %p = arith.muli %tx, %ty : index
     memref.store %f, %A[%i] {tag = "overlapping"} : memref<4096xf32>
     memref.store %f, %A[%j] {tag = "affine"} : memref<4096xf32>
     memref.store %f, %A[%k] {tag = "cancelled"} : memref<4096xf32>
+    memref.store %f, %A[%v] {tag = "uniform_cancelled"} : memref<4096xf32>
     memref.store %f, %A[%q] {tag = "quotient"} : memref<4096xf32>
     memref.store %f, %A[%p] {tag = "product"} : memref<4096xf32>
   }
@@ -54,13 +57,22 @@ TEST_F(LinearFormTest, ThreadCoefficientsAndTerms) {
   EXPECT_EQ(affine->constant, 7);
 }
 
-TEST_F(LinearFormTest, CancelledThreadTermIsUniform) {
+TEST_F(LinearFormTest, OppositeTermsCancel) {
   KernelOp kernel = parseKernel(kKernel);
   ASSERT_TRUE(kernel);
+  // (5 ty + tx) - tx: the x coefficient cancels.
   std::optional<LinearForm> form = formOf(kernel, "cancelled");
   ASSERT_TRUE(form);
   EXPECT_EQ(form->thread[0], 0);
   EXPECT_EQ(form->thread[1], 5);
+  EXPECT_TRUE(form->terms.empty());
+  EXPECT_EQ(form->constant, 0);
+  // (5 ty + n) - n: the uniform term cancels and is dropped.
+  std::optional<LinearForm> uniform = formOf(kernel, "uniform_cancelled");
+  ASSERT_TRUE(uniform);
+  EXPECT_EQ(uniform->thread[1], 5);
+  EXPECT_TRUE(uniform->terms.empty());
+  EXPECT_EQ(uniform->constant, 0);
 }
 
 TEST_F(LinearFormTest, NonLinearIndicesHaveNoForm) {

@@ -2,7 +2,7 @@
 //
 // tile.copy, tile.fill and tile.clear: their tile shapes, when they are
 // collective (not when they only touch a thread's own buffer), and their
-// verifiers. The lowering is in Transforms/LowerTileOps.cpp.
+// verifiers. The lowering is in Transforms/CopyLowering.cpp.
 //
 //===----------------------------------------------------------------------===//
 

@@ -478,9 +478,17 @@ LogicalResult AtomicAddOp::verify() {
 // ThreadAllReduceOp
 //===----------------------------------------------------------------------===//
 
+/// The buffer form reads and writes its buffer. Either form also exchanges
+/// values through shared memory and synchronizes the block, which the op
+/// states as a read and a write of unknown memory: it must never be taken
+/// for a pure op that could be moved, merged or run by some threads only
+/// (a pipelined copy's producer ops run stages ahead, on one thread with
+/// TMA).
 void ThreadAllReduceOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
   if (!getBuffer())
     return;
   effects.emplace_back(MemoryEffects::Read::get(), &getValueMutable());
@@ -514,6 +522,8 @@ LogicalResult ThreadAllReduceOp::verify() {
     if (!bufferType.hasStaticShape())
       return emitOpError("buffer operand must have a static shape, got ")
              << bufferType;
+    if (bufferType.getNumElements() == 0)
+      return emitOpError("buffer operand has no elements");
     if (bufferType.getNumElements() > kMaxAllReduceBufferElements)
       return emitOpError("buffer operand has ")
              << bufferType.getNumElements() << " elements; at most "

@@ -11,6 +11,12 @@
 //   group's reduction index halves the active range per step, with a barrier
 //   between steps; every thread reads the group's result.
 //
+// The buffer form (a per-thread register tile reduced in place) combines
+// each element by shuffles over the lane bits, then the remaining members of
+// a group meet in a shared buffer with one slot per thread and element: each
+// member combines a share of the elements (a reduce-scatter) and every
+// thread reads all of them back.
+//
 // f16 and bf16 travel in the low half of a 32-bit shuffle and are combined
 // in their own type. Every thread of a group ends with the same bits.
 //
@@ -22,6 +28,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tile/Dialect/Tile/IR/Limits.h"
 #include "tile/Dialect/Tile/IR/MemorySpaces.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/ReductionBuilders.h"
@@ -281,14 +288,28 @@ struct ReductionGroups {
   SmallVector<Value, 3> coords;
 };
 
+/// The shared buffer through which the buffer reductions of a kernel meet,
+/// one per element type: each reduction ends with a barrier after its last
+/// read, so the next one can reuse it. Sized for the largest of them
+/// (`largest`, in elements), within kBufferScratchBytes.
+struct BufferScratch {
+  DenseMap<std::pair<Operation *, Type>, int64_t> largest;
+  DenseMap<std::pair<Operation *, Type>, Value> buffers;
+};
+
 struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
-  using OpRewritePattern::OpRewritePattern;
+  AllReduceLowering(MLIRContext *context, BufferScratch &scratch,
+                    bool &passFailed)
+      : OpRewritePattern(context), scratch(scratch), passFailed(passFailed) {}
 
   LogicalResult matchAndRewrite(ThreadAllReduceOp op,
                                 PatternRewriter &rewriter) const override {
     ReductionGroups groups(rewriter, op.getLoc(), op);
     if (op.getBuffer()) {
-      lowerBuffer(rewriter, op, groups);
+      if (failed(lowerBuffer(rewriter, op, groups))) {
+        passFailed = true;
+        return failure();
+      }
       rewriter.eraseOp(op);
       return success();
     }
@@ -366,8 +387,8 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
   /// elements; member m combines elements m, m + M, ... over the M members
   /// in a fixed order and stores the result in member 0's slot; every
   /// thread reads the results back. A barrier follows each step.
-  static void lowerBuffer(PatternRewriter &b, ThreadAllReduceOp op,
-                          ReductionGroups &groups) {
+  LogicalResult lowerBuffer(PatternRewriter &b, ThreadAllReduceOp op,
+                            ReductionGroups &groups) const {
     Location loc = op.getLoc();
     TypedValue<MemRefType> buffer = op.getBuffer();
     MemRefType bufferType = buffer.getType();
@@ -383,7 +404,9 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
       return indices;
     };
 
-    if (!groups.shuffleOffsets.empty())
+    auto combineLanes = [&] {
+      if (groups.shuffleOffsets.empty())
+        return;
       for (int64_t e = 0; e < numElements; ++e) {
         SmallVector<Value> indices = indicesOf(e);
         Value value = memref::LoadOp::create(b, loc, buffer, indices);
@@ -391,15 +414,37 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
                                 groups.combineLanes(op.getKind(), value),
                                 buffer, indices);
       }
-    if (groups.numMembers == 1)
-      return;
+    };
+    if (groups.numMembers == 1) {
+      combineLanes();
+      return success();
+    }
 
     int64_t threads = groups.numThreads;
-    int64_t chunk = std::clamp<int64_t>(
-        kBufferScratchBytes /
-            (threads * getBufferElementBytes(elementType)),
-        1, numElements);
-    Value scratch = groups.allocateScratch(chunk * threads, elementType);
+    int64_t elementBytes = getBufferElementBytes(elementType);
+    std::pair<Operation *, Type> key = {groups.kernel, elementType};
+    Value &shared = scratch.buffers[key];
+    if (!shared) {
+      // Within what the kernel leaves of the block's shared memory.
+      int64_t budget = std::min(
+          kBufferScratchBytes,
+          kMaxSharedMemoryBytes - groups.kernel.getStaticSharedMemoryBytes());
+      int64_t elements = std::min(budget / (threads * elementBytes),
+                                  scratch.largest.lookup(key));
+      if (elements < 1)
+        return op.emitOpError("needs ")
+               << threads * elementBytes
+               << " bytes of shared memory to combine its buffer (one "
+                  "element per thread), but the kernel leaves "
+               << std::max<int64_t>(budget, 0) << " of the "
+               << kMaxSharedMemoryBytes << " a block may use";
+      shared = groups.allocateScratch(elements * threads, elementType);
+    }
+    Value scratchBuffer = shared;
+    combineLanes();
+    int64_t chunk = std::min(
+        cast<MemRefType>(scratchBuffer.getType()).getNumElements() / threads,
+        numElements);
     Value linear = groups.linearThread();
     Value member = groups.memberIndex();
     // The threads of this thread's group, in member order; a group of more
@@ -422,7 +467,7 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
         Value value =
             memref::LoadOp::create(b, loc, buffer, indicesOf(first + e));
         memref::StoreOp::create(
-            b, loc, value, scratch,
+            b, loc, value, scratchBuffer,
             slot(constantIndex(b, loc, e), linear));
       }
       createCompilerBarrier(b, loc, "tile-lower-reductions");
@@ -436,7 +481,7 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
         Value combined;
         for (Value thread : members) {
           Value partial =
-              memref::LoadOp::create(b, loc, scratch, slot(element, thread));
+              memref::LoadOp::create(b, loc, scratchBuffer, slot(element, thread));
           combined = combined ? buildReduceCombine(b, loc, op.getKind(),
                                                    combined, partial)
                               : partial;
@@ -451,20 +496,20 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
               [&](OpBuilder &, Location, Value k, ValueRange acc) {
                 Value thread = groups.memberThread(k);
                 Value partial =
-                    memref::LoadOp::create(b, loc, scratch, slot(element, thread));
+                    memref::LoadOp::create(b, loc, scratchBuffer, slot(element, thread));
                 scf::YieldOp::create(b, loc,
                                      buildReduceCombine(b, loc, op.getKind(),
                                                         acc.front(), partial));
               });
           combined = others.getResult(0);
         }
-        memref::StoreOp::create(b, loc, combined, scratch,
+        memref::StoreOp::create(b, loc, combined, scratchBuffer,
                                 slot(element, members.front()));
       }
       createCompilerBarrier(b, loc, "tile-lower-reductions");
       for (int64_t e = 0; e < count; ++e) {
         Value value = memref::LoadOp::create(
-            b, loc, scratch,
+            b, loc, scratchBuffer,
             slot(constantIndex(b, loc, e), members.front()));
         memref::StoreOp::create(b, loc, value, buffer, indicesOf(first + e));
       }
@@ -472,15 +517,31 @@ struct AllReduceLowering : OpRewritePattern<ThreadAllReduceOp> {
       // reduction: wait for every reader.
       createCompilerBarrier(b, loc, "tile-lower-reductions");
     }
+    return success();
   }
+
+  BufferScratch &scratch;
+  bool &passFailed;
 };
 
 struct TileLowerReductionsPass
     : tile::impl::TileLowerReductionsBase<TileLowerReductionsPass> {
   void runOnOperation() override {
+    BufferScratch scratch;
+    getOperation()->walk([&](ThreadAllReduceOp op) {
+      if (TypedValue<MemRefType> buffer = op.getBuffer()) {
+        int64_t &largest = scratch.largest[{
+            op->getParentOfType<KernelOp>(),
+            buffer.getType().getElementType()}];
+        largest = std::max(largest, buffer.getType().getNumElements());
+      }
+    });
+    bool failed = false;
     RewritePatternSet patterns(&getContext());
-    patterns.add<AllReduceLowering>(&getContext());
+    patterns.add<AllReduceLowering>(&getContext(), scratch, failed);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
+    if (failed)
+      signalPassFailure();
   }
 };
 
