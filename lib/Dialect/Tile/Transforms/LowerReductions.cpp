@@ -183,23 +183,32 @@ struct ReductionGroups {
     return linear;
   }
 
+  /// The positions of the bits of `warpMask`, lowest first: member bit i is
+  /// thread index bit warpBits()[i].
+  SmallVector<int64_t> warpBits() const {
+    SmallVector<int64_t> bits;
+    for (int64_t bit = 0; bit < 63 && (int64_t(1) << bit) <= warpMask; ++bit)
+      if (warpMask & (int64_t(1) << bit))
+        bits.push_back(bit);
+    return bits;
+  }
+
+  /// Bit `from` of `value` moved to bit `to`.
+  Value moveBit(Value value, int64_t from, int64_t to) {
+    Value shifted =
+        arith::ShRUIOp::create(b, loc, value, constantIndex(b, loc, from));
+    Value one =
+        arith::AndIOp::create(b, loc, shifted, constantIndex(b, loc, 1));
+    return arith::ShLIOp::create(b, loc, one, constantIndex(b, loc, to));
+  }
+
   /// This thread's number among its group's members.
   Value memberIndex() {
     if (powerOfTwo) {
       Value member = constantIndex(b, loc, 0);
-      int64_t position = 0;
-      for (int64_t bit = 0; bit < 63 && (int64_t(1) << bit) <= warpMask;
-           ++bit) {
-        if (!(warpMask & (int64_t(1) << bit)))
-          continue;
-        Value shifted = arith::ShRUIOp::create(b, loc, linearThread(),
-                                               constantIndex(b, loc, bit));
-        Value one =
-            arith::AndIOp::create(b, loc, shifted, constantIndex(b, loc, 1));
-        Value placed = arith::ShLIOp::create(b, loc, one,
-                                             constantIndex(b, loc, position++));
-        member = arith::OrIOp::create(b, loc, member, placed);
-      }
+      for (auto [position, bit] : llvm::enumerate(warpBits()))
+        member = arith::OrIOp::create(
+            b, loc, member, moveBit(linearThread(), bit, position));
       return member;
     }
     Value rank = constantIndex(b, loc, 0);
@@ -217,19 +226,9 @@ struct ReductionGroups {
     if (powerOfTwo) {
       Value thread = arith::AndIOp::create(b, loc, linearThread(),
                                            constantIndex(b, loc, ~warpMask));
-      int64_t position = 0;
-      for (int64_t bit = 0; bit < 63 && (int64_t(1) << bit) <= warpMask;
-           ++bit) {
-        if (!(warpMask & (int64_t(1) << bit)))
-          continue;
-        Value shifted = arith::ShRUIOp::create(
-            b, loc, member, constantIndex(b, loc, position++));
-        Value one =
-            arith::AndIOp::create(b, loc, shifted, constantIndex(b, loc, 1));
-        Value placed =
-            arith::ShLIOp::create(b, loc, one, constantIndex(b, loc, bit));
-        thread = arith::OrIOp::create(b, loc, thread, placed);
-      }
+      for (auto [position, bit] : llvm::enumerate(warpBits()))
+        thread = arith::OrIOp::create(b, loc, thread,
+                                      moveBit(member, position, bit));
       return thread;
     }
     SmallVector<Value, 3> coords(coordinates());
