@@ -11,9 +11,10 @@
 // TF32 mode does. 64 x 64 tiles (128 blocks for the 132 SMs of an H100),
 // 4 warps of 32 x 32, K tiles of 32 through a 4-stage cp.async pipeline,
 // mma.sync m16n8k8. The reference rounds the inputs the same way.
-// H100, 2026-11-26: 25.34 us, 85 TFLOP/s; cuBLAS TF32 20.58 us in the same
-// call (0.81x): the target (faster than cuBLAS) is not met yet; with 128
-// tiles for 132 SMs each scheduler has one warp (docs/benchmarks.md).
+// H100, 2026-11-26: 23.81 us, 90 TFLOP/s (25.34 before the operand loads
+// became free of bank conflicts); cuBLAS TF32 21.25 us in the same call
+// (0.89x): the target (faster than cuBLAS) is not met yet; with 128 tiles
+// for 132 SMs each scheduler has one warp (docs/benchmarks.md).
 
 // CHECK-LABEL: tile.kernel @gemm_tf32
 tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,

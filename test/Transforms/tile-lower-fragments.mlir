@@ -60,10 +60,33 @@ tile.kernel @transposed_bf16(%C: memref<16x16xf32>) grid [1] threads [32] {
 // elements), rounded by cvt.rna.tf32.f32, m16n8k8. The scalar lowering
 // rounds the same way with integer ops (add 0x1000, clear the 13 low bits)
 // and keeps a NaN a NaN.
+// The K slots of a step read K in the order {0, 3, 5, 6} (slot q) and
+// {1, 2, 4, 7} (slot q + 4), the same for A and B: the loads of both are
+// then free of bank conflicts in the 128-byte-swizzled tiles.
 // CHECK-LABEL: tile.kernel @tf32
 // CHECK-NOT: nvgpu.ldmatrix
-// CHECK: memref.load {{.*}} : memref<16x8xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
+// CHECK: %[[LANE:.+]] = arith.remui %{{.+}}, %{{.+}} : index
+// CHECK: %[[G:.+]] = arith.divui %[[LANE]], %[[C4]] : index
+// CHECK: %[[ROW:.+]] = arith.addi %{{.+}}, %[[G]] : index
+// CHECK: %[[Q:.+]] = arith.remui %[[LANE]], %[[C4]] : index
+// CHECK: %[[HALFQ:.+]] = arith.divui %[[Q]], %[[C2]] : index
+// CHECK: %[[GRAY:.+]] = arith.xori %[[Q]], %[[HALFQ]] : index
+// CHECK: %[[PARITY:.+]] = arith.andi %[[GRAY]], %[[C1]] : index
+// CHECK: %[[TWOQ:.+]] = arith.muli %[[Q]], %[[C2]] : index
+// CHECK: %[[KLOW:.+]] = arith.addi %[[TWOQ]], %[[PARITY]] : index
+// CHECK: %[[KHIGH:.+]] = arith.xori %[[KLOW]], %[[C1]] : index
+// CHECK: memref.load %[[AS:.+]][%[[ROW]], %[[KLOW]]] : memref<16x8xf32, #gpu.address_space<workgroup>>
 // CHECK: nvvm.convert.float.to.tf32 %{{.+}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: %[[ROW8:.+]] = arith.addi %[[ROW]], %[[C8]] : index
+// CHECK: memref.load %[[AS]][%[[ROW8]], %[[KLOW]]]
+// CHECK: memref.load %[[AS]][%[[ROW]], %[[KHIGH]]]
+// CHECK: memref.load %[[AS]][%[[ROW8]], %[[KHIGH]]]
+// CHECK: memref.load %[[BS:.+]][%[[KLOW]], %[[G]]] : memref<8x8xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.load %[[BS]][%[[KHIGH]], %[[G]]]
 // CHECK: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>
 // SCALAR-LABEL: tile.kernel @tf32
 // SCALAR-DAG: %[[HALF:.+]] = arith.constant 4096 : i32

@@ -6,6 +6,7 @@
 #include "TestUtils.h"
 #include "mlir/AsmParser/AsmParser.h"
 
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -257,6 +258,63 @@ TEST_F(FragmentLayoutTest, MapRegistersAcrossWidths) {
   LayoutAttr split =
       getReducedLayout(getMmaAccumulatorLayout(&context, {16, 32}, 1, 2), 1);
   EXPECT_FALSE(isSameDistribution(split, narrow));
+}
+
+// The tf32 operand loads of mma.sync (GemmMmaSync.cpp) read, per slot, the
+// elements (row g, K k(q)) of A and (K k(q), column g) of B for the 32
+// lanes (g = l / 4, q = l % 4). In 128-byte-swizzled f32 tiles, with the K
+// order of getTF32KOrder every such load touches 32 different banks (one
+// shared-memory wavefront), for A and B stored either way; in natural
+// order B's rows q and q ^ 1 share banks.
+static int64_t worstWavefronts(MemRefType type, bool kAlongRows,
+                               ArrayRef<int64_t> kOfSlot) {
+  int64_t rows = type.getShape()[0], columns = type.getShape()[1];
+  int64_t worst = 0;
+  int64_t kExtent = kAlongRows ? rows : columns;
+  int64_t otherExtent = kAlongRows ? columns : rows;
+  for (int64_t k0 = 0; k0 < kExtent; k0 += 8)
+    for (int64_t base = 0; base < otherExtent; base += 8)
+      for (int64_t half = 0; half < 2; ++half) {
+        std::map<int64_t, std::set<int64_t>> words; // bank -> words
+        for (int64_t lane = 0; lane < 32; ++lane) {
+          int64_t k = k0 + kOfSlot[4 * half + lane % 4];
+          int64_t other = base + lane / 4;
+          auto [i, j] = kAlongRows ? getSwizzledPosition(type, k, other)
+                                   : getSwizzledPosition(type, other, k);
+          int64_t word = i * columns + j;
+          words[word % 32].insert(word);
+        }
+        for (auto &[bank, inBank] : words)
+          worst = std::max(worst, int64_t(inBank.size()));
+      }
+  return worst;
+}
+
+TEST_F(FragmentLayoutTest, TF32KOrderAvoidsBankConflicts) {
+  SmallVector<int64_t> order, natural;
+  for (int64_t slot = 0; slot < 8; ++slot) {
+    order.push_back(getTF32KOrder(slot));
+    natural.push_back(slot);
+  }
+  EXPECT_EQ(order, (SmallVector<int64_t>{0, 3, 5, 6, 1, 2, 4, 7}));
+  EXPECT_EQ(std::set<int64_t>(order.begin(), order.end()).size(), 8u);
+  Type f32 = Float32Type::get(&context);
+  // A row-major (M x K) and transposed (K x M); B row-major (K x N) and
+  // transposed (N x K): rows of 128 bytes and of 256 bytes (two panels).
+  for (auto [shape, kAlongRows] :
+       {std::make_pair(SmallVector<int64_t>{64, 32}, false),
+        std::make_pair(SmallVector<int64_t>{32, 64}, true),
+        std::make_pair(SmallVector<int64_t>{32, 32}, true),
+        std::make_pair(SmallVector<int64_t>{64, 64}, false),
+        std::make_pair(SmallVector<int64_t>{16, 64}, true)}) {
+    auto type = MemRefType::get(shape, f32);
+    ASSERT_FALSE(whyNotSwizzlable(type));
+    EXPECT_EQ(worstWavefronts(type, kAlongRows, order), 1)
+        << shape[0] << "x" << shape[1] << (kAlongRows ? " K rows" : "");
+  }
+  EXPECT_EQ(worstWavefronts(MemRefType::get({32, 64}, f32),
+                            /*kAlongRows=*/true, natural),
+            2);
 }
 
 } // namespace

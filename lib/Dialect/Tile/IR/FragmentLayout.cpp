@@ -217,6 +217,13 @@ LayoutAttr tile::getMmaAccumulatorLayout(MLIRContext *context,
                          map);
 }
 
+int64_t tile::getTF32KOrder(int64_t slot) {
+  assert(slot >= 0 && slot < 8 && "an m16n8k8 step has 8 K slots");
+  int64_t q = slot % 4;
+  int64_t low = 2 * q + ((q ^ (q / 2)) & 1);
+  return slot < 4 ? low : low ^ 1;
+}
+
 std::optional<std::pair<int64_t, int64_t>>
 tile::chooseMmaWarps(int64_t m, int64_t n, int64_t warps) {
   std::optional<std::pair<int64_t, int64_t>> best;

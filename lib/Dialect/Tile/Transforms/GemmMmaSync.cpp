@@ -8,7 +8,8 @@
 //   `ldmatrix.x4.trans` for two n8 tiles at once when B is stored KxN (no
 //   `.trans` when it is stored NxK), then `mma.sync.m16n8k16`.
 //   tf32: ldmatrix moves 16-bit elements, so A and B are read with
-//   ordinary shared loads in the m16n8k8 operand layouts.
+//   ordinary shared loads in the m16n8k8 operand layouts, the K of a step
+//   in the order of getTF32KOrder (no bank conflicts in swizzled tiles).
 //
 // A fragment A (attention's P) is already in registers: the accumulator
 // layout of an M x K product holds the m16n8k16 A operand registers as
@@ -306,20 +307,32 @@ private:
         NVVM::SaturationMode::NONE, /*relu=*/false);
   }
 
-  /// The tf32 A tile (16 x 8): a0 (g, q), a1 (g+8, q), a2 (g, q+4),
-  /// a3 (g+8, q+4).
+  /// The tf32 A tile (16 x 8): a0 (g, k_q), a1 (g+8, k_q), a2 (g, k_{q+4}),
+  /// a3 (g+8, k_{q+4}), in the K order of tf32KOrder.
   SmallVector<Value, 4> loadATF32(int64_t tm, int64_t k0) {
     Value g = add(add(rowBase, tm * kMmaTileRows), laneDiv(4));
-    Value q = add(laneRem(4), k0);
-    return {loadAElement(g, q), loadAElement(add(g, 8), q),
-            loadAElement(g, add(q, 4)), loadAElement(add(g, 8), add(q, 4))};
+    auto [k, kHigh] = tf32KOrder(k0);
+    return {loadAElement(g, k), loadAElement(add(g, 8), k),
+            loadAElement(g, kHigh), loadAElement(add(g, 8), kHigh)};
   }
 
-  /// The tf32 B tile (8 x 8): b0 (k q, n g), b1 (k q+4, n g).
+  /// The tf32 B tile (8 x 8): b0 (k_q, n g), b1 (k_{q+4}, n g).
   SmallVector<Value, 4> loadBTF32(int64_t tn, int64_t k0) {
     Value n = add(add(colBase, tn * kMmaTileCols), laneDiv(4));
-    Value q = add(laneRem(4), k0);
-    return {loadBElement(q, n), loadBElement(add(q, 4), n)};
+    auto [k, kHigh] = tf32KOrder(k0);
+    return {loadBElement(k, n), loadBElement(kHigh, n)};
+  }
+
+  /// The K indices that slots q and q + 4 of the m16n8k8 step at `k0`
+  /// read (getTF32KOrder: conflict-free loads from swizzled tiles).
+  std::pair<Value, Value> tf32KOrder(int64_t k0) {
+    // Slot q: 2q + p, slot q + 4: (2q + p) xor 1, p = (q xor q / 2) & 1.
+    Value q = laneRem(4);
+    Value parity = arith::AndIOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, q, div(q, 2)), constant(1));
+    Value low = add(mul(q, 2), parity);
+    Value high = arith::XOrIOp::create(b, loc, low, constant(1));
+    return {add(low, k0), add(high, k0)};
   }
 
   OpBuilder &b;

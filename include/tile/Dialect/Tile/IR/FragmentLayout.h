@@ -57,6 +57,17 @@ LayoutAttr getMmaAccumulatorLayout(MLIRContext *context,
 std::optional<std::pair<int64_t, int64_t>> chooseMmaWarps(int64_t m, int64_t n,
                                                           int64_t warps);
 
+/// The K offset (0..7) within an `mma.sync` m16n8k8 tf32 step that the
+/// operand slot `slot` reads: slot q (a0 a1 of A, b0 of B) for lane q =
+/// l % 4 and slot q + 4 (a2 a3, b1). A step sums its 8 K in any order so
+/// long as A and B pair the same K in each slot; this order,
+///   slots 0..3 -> 0, 3, 5, 6 and slots 4..7 -> 1, 2, 4, 7,
+/// that is 2q + p and (2q + p) xor 1 with p = (q xor q / 2) & 1, makes the
+/// shared loads of both operands free of bank conflicts in 128-byte-swizzled
+/// tiles (the 4 K of a slot differ in k mod 4 and in (k mod 8) / 2); in
+/// natural order a row-major B tile's loads are 2-way conflicted.
+int64_t getTF32KOrder(int64_t slot);
+
 /// The layout of the result of reducing a fragment of `layout` along `dim`:
 /// the same threads and registers, each register holding the element at
 /// its coordinates without `dim` (a rank-1 layout reduces to shape [1]).
