@@ -14,6 +14,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "tile/Conversion/Passes.h"
@@ -175,6 +177,13 @@ void tile::registerTileToHostPipeline() {
 FailureOr<SmallVector<KernelPTX>>
 tile::compileToPTX(ModuleOp module, const TileToPTXOptions &options) {
   PassManager pm(module->getName());
+  // The input is verified once, not the IR after every pass: that was a
+  // fifth of the compile time of tensor-core kernels (the kernel checks
+  // rerun the thread-uniformity analysis each time). tile-opt verifies
+  // after each pass, for debugging the passes.
+  if (failed(verify(module)))
+    return failure();
+  pm.enableVerifier(false);
   buildTileToPTXPipeline(pm, options);
   if (failed(pm.run(module)))
     return failure();
