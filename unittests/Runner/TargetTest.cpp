@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runner/CPUTarget.h"
+#include "tile/Pipelines/Pipelines.h"
+
+#include "mlir/Parser/Parser.h"
 
 #include "../Dialect/Tile/TestUtils.h"
 
@@ -145,6 +148,36 @@ TEST_F(CPUTargetTest, AKernelNotCompiledIsAnError) {
   ASSERT_TRUE(bool(error));
   EXPECT_EQ(llvm::toString(std::move(error)),
             "no CPU code was produced for kernel 'reverse'");
+}
+
+} // namespace
+
+namespace {
+
+// compileToPTX runs its passes without the verifier after each one, so it
+// verifies its input first: an invalid module (here parsed without
+// verification, as an embedder may build one) is an error, not a crash or
+// PTX of nonsense.
+TEST_F(TargetTest, CompileToPTXVerifiesItsInput) {
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> invalid = parseSourceString<ModuleOp>(R"mlir(
+    tile.kernel @bad(%C: memref<16x8xf32>) grid [1] threads [32] {
+      %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+      %Bs = tile.alloc_shared : memref<8x8xf16, #gpu.address_space<workgroup>>
+      %acc = tile.alloc_fragment : memref<16x8xf32, #tile.fragment>
+      tile.gemm %As, %Bs, %acc : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<8x8xf16, #gpu.address_space<workgroup>>, memref<16x8xf32, #tile.fragment>
+    }
+  )mlir",
+                                                              config);
+  ASSERT_TRUE(invalid);
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    message += diagnostic.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(mlir::tile::compileToPTX(*invalid, {})));
+  EXPECT_NE(message.find("shapes do not multiply"), std::string::npos)
+      << message;
 }
 
 } // namespace
