@@ -1,10 +1,14 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
-// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.gemm_tf32.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}
-// GPU-SUITE: --check --check-repeat 20 --bench --flops 2147483648
-// CPU-SUITE: --check --race-check=false
-// CPU-SUITE: --race-check --blocks 2
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.gemm_tf32_wgmma.ptx
+// GPU-SUITE: --kernel gemm_tf32 --check --check-repeat 20 --bench --flops 2147483648
+// GPU-SUITE: --kernel gemm_tf32_wgmma --check --check-repeat 20 --bench --flops 2147483648
+// CPU-SUITE: --kernel gemm_tf32 --check --race-check=false
+// CPU-SUITE: --kernel gemm_tf32 --race-check --blocks 2
+// CPU-SUITE: --kernel gemm_tf32_wgmma --check --race-check=false
+// CPU-SUITE: --kernel gemm_tf32_wgmma --race-check --blocks 2
 
 // The seed GEMM (M = 1024, N = 512, K = 2048, f32) on tensor cores in TF32:
 // inputs rounded to 10 mantissa bits, products summed in f32, as cuBLAS's
@@ -44,6 +48,56 @@ tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
 // PTX-LABEL: .entry gemm_tf32(
 // PTX: cvt.rna.tf32.f32
 // PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+
+// The same product on Hopper's warp-group tensor cores (sm_90a). wgmma
+// reads tf32 only K-major from shared memory and B is stored K x N, so the
+// gemm computes C^T = B^T A^T: A's tile is the instruction's B operand,
+// read through a descriptor (rounded to tf32 in place first: the tensor
+// cores would truncate it), and each thread loads and rounds its part of
+// B^T into registers. The one warp group holds the 64 x 64 accumulator in
+// the transposed wgmma layout, which the epilogue copy writes as any
+// other. The tiles come by TMA through a rolled 4-stage pipeline.
+// CHECK-LABEL: tile.kernel @gemm_tf32_wgmma
+tile.kernel @gemm_tf32_wgmma(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
+                             %C: memref<1024x512xf32>)
+    grid [8, 16] threads [128] attributes {reference = @gemm_tf32_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %m0 = affine.apply affine_map<(b) -> (b * 64)>(%by)
+  %n0 = affine.apply affine_map<(b) -> (b * 64)>(%bx)
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.clear %acc : memref<64x64xf32, #tile.fragment>
+  tile.pipelined %k = %c0 to %c64 step %c1 stages 4 rolled {
+    %k0 = affine.apply affine_map<(k) -> (k * 32)>(%k)
+    tile.copy %A[%m0, %k0] to %As : memref<1024x2048xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %n0] to %Bs : memref<2048x512xf32> to memref<32x64xf32, #gpu.address_space<workgroup>>
+    // CHECK: tile.gemm {{.*}}lowering = #tile.gemm_lowering<wgmma>
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C[%m0, %n0] : memref<64x64xf32, #tile.fragment> to memref<1024x512xf32>
+}
+
+// WGMMA-LABEL: .entry gemm_tf32_wgmma(
+// WGMMA: cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes
+// WGMMA: mbarrier.try_wait.parity.shared.b64
+// A's tile rounded in place, then fenced for the async proxy.
+// WGMMA: ld.shared.v4.b32
+// WGMMA: cvt.rna.tf32.f32
+// WGMMA: st.shared.v4.b32
+// WGMMA: fence.proxy.async.shared::cta
+// WGMMA: bar.sync 0
+// B^T's registers, rounded.
+// WGMMA: ld.shared.b32
+// WGMMA: cvt.rna.tf32.f32
+// WGMMA: wgmma.fence.sync.aligned
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1;
+// WGMMA: wgmma.commit_group.sync.aligned
+// WGMMA: wgmma.wait_group.sync.aligned 0
 
 func.func @gemm_tf32_reference(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
                                %C: memref<1024x512xf32>) {

@@ -287,6 +287,22 @@ tile.kernel @wgmma_operands() grid [1] threads [256] {
 
 // -----
 
+// A tf32 wgmma gemm with B stored K x N is computed as C^T = B^T A^T: the
+// warps split N ([1, 4]), and C takes the transposed accumulator layout of
+// the 64 x 64 product (each thread's registers pair along M: rows 2q and
+// 2q + 1, column 16 w + l / 4).
+// CHECK-LABEL: tile.kernel @wgmma_tf32_transposed
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [64, 64], threads = 128, registers = 32, map = (d0, d1) -> (((d1 floordiv 4) mod 8) * 8 + (d0 mod 4) * 2 + d1 mod 2, (d0 floordiv 32) * 16 + (d1 floordiv 32) * 16 + (d0 mod 32) floordiv 4 + ((d1 mod 4) floordiv 2) * 8)>}
+// CHECK: tile.gemm {{.+}}warps = array<i64: 1, 4>
+tile.kernel @wgmma_tf32_transposed() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear, lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
 tile.kernel @wgmma_view_operand() grid [1] threads [128] {
   %As = tile.alloc_shared : memref<64x128xf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>

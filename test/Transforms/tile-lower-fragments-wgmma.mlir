@@ -100,6 +100,45 @@ tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
 
 // -----
 
+// tf32 with B stored K x N: C^T = B^T A^T. A barrier (no gemm precedes:
+// readers of the tiles may), A's tile rounded in place by the block's
+// threads in runs of 4 (cvt.rna), fenced for the async proxy, a barrier;
+// then each thread loads and rounds its B^T registers for the four K
+// steps, and the m64n64k8 wgmmas take them as their register A operand
+// (inline PTX, accumulators tied), A's tile as their B operand through a
+// K-major descriptor; the gemm waits for its MMAs itself.
+// CHECK-LABEL: tile.kernel @wgmma_tf32_transposed
+// CHECK: %[[AS:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x32xf32
+// CHECK: %[[BS:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<32x64xf32
+// CHECK: tile.barrier
+// CHECK: %[[CHUNK:.+]] = vector.load %[[AS]]
+// CHECK: nvvm.convert.float.to.tf32 {{.+}}rna
+// CHECK: vector.store %{{.+}}, %[[AS]]
+// CHECK-COUNT-3: vector.store %{{.+}}, %[[AS]]
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
+// CHECK-NEXT: tile.barrier
+// CHECK: memref.load %[[BS]]
+// CHECK-NEXT: nvvm.convert.float.to.tf32 {{.+}}rna
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, {$64,$65,$66,$67}, $68, p, 1, 1;\0A}", "=f,{{.+}},0,{{.+}},31,r,r,r,r,l,r"
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// The CPU target rounds in the scalar product instead.
+// CPU-LABEL: tile.kernel @wgmma_tf32_transposed
+// CPU-NOT: nvvm.
+// CPU: scf.for
+tile.kernel @wgmma_tf32_transposed(%C: memref<64x64xf32>) grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear, lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
+}
+
+// -----
+
 // A gemm left in flight by a rolled pipeline (tile.wgmma_in_flight): it
 // waits for the previous group only, and the loop is followed by a wait
 // for all, through which C's registers pass.

@@ -1334,11 +1334,33 @@ tile.kernel @wgmma_short_rows() grid [1] threads [128] {
 // -----
 
 tile.kernel @wgmma_tf32_mn_major() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads tf32 operands K-major only: A must be stored M x K (no 'transpose_a')}}
+  tile.gemm %As, %Bs, %acc {transpose_a, lowering = #tile.gemm_lowering<wgmma>} : memref<32x64xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+// tf32 with B stored K x N is computed as C^T = B^T A^T: the warp groups
+// split N, so N must be 64 per warp group.
+tile.kernel @wgmma_tf32_transposed_n() grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x128xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x128xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering gives each warp group 64 columns of C (tf32 with B stored K x N is computed as C^T = B^T A^T): N must be 16 x 4 warps = 64, got 128}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x128xf32, #gpu.address_space<workgroup>>, memref<64x128xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_tf32_transposed_warps() grid [1] threads [128] {
   %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
-  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads tf32 operands K-major only: A stored M x K and B stored N x K ('transpose_b')}}
-  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering splits the warps along N only (warps [1, W]: tf32 with B stored K x N); got warps [4, 1]}}
+  tile.gemm %As, %Bs, %acc {warps = array<i64: 4, 1>, lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
 }
 
 // -----

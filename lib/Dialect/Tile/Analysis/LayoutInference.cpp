@@ -238,8 +238,10 @@ private:
     if (std::optional<ArrayRef<int64_t>> given = gemm.getWarps()) {
       grid = {(*given)[0], (*given)[1]};
     } else if (gemm.getLowering() == GemmLowering::wgmma) {
-      // The op verifier checked the shape: one warp per 16 rows.
-      grid = {warps, 1};
+      // The op verifier checked the shape: one warp per 16 rows (of C^T
+      // when the product is computed transposed).
+      grid = gemm.isTransposedWgmma() ? std::make_pair(int64_t(1), warps)
+                                      : std::make_pair(warps, int64_t(1));
       if (failed(seedDescriptorOperands(gemm)))
         return failure();
     } else if (splitMOnly) {
@@ -263,6 +265,16 @@ private:
       grid = *chosen;
     }
     gemmWarps[gemm] = grid;
+    if (gemm.getLowering() == GemmLowering::wgmma &&
+        gemm.isTransposedWgmma()) {
+      // C^T = B^T A^T: C holds the accumulator of the N x M product.
+      LayoutAttr layout = getTransposedLayout(
+          getMmaAccumulatorLayout(kernel.getContext(), {n, m}, warps, 1));
+      return fix(alloc, layout, gemm,
+                 "the transposed wgmma accumulator layout (tf32 with B "
+                 "stored K x N) with warps " +
+                     formatPair(grid.first, grid.second));
+    }
     LayoutAttr layout = getMmaAccumulatorLayout(kernel.getContext(), {m, n},
                                                 grid.first, grid.second);
     if (failed(fix(alloc, layout, gemm,

@@ -217,6 +217,19 @@ LayoutAttr tile::getMmaAccumulatorLayout(MLIRContext *context,
                          map);
 }
 
+LayoutAttr tile::getTransposedLayout(LayoutAttr layout) {
+  if (!layout || layout.getShape().size() != 2)
+    return nullptr;
+  AffineMap map = layout.getMap();
+  auto transposed = AffineMap::get(
+      map.getNumDims(), map.getNumSymbols(),
+      {map.getResult(1), map.getResult(0)}, layout.getContext());
+  ArrayRef<int64_t> shape = layout.getShape();
+  return LayoutAttr::get(layout.getContext(), {shape[1], shape[0]},
+                         layout.getThreads(), layout.getRegisters(),
+                         transposed);
+}
+
 int64_t tile::getTF32KOrder(int64_t slot) {
   assert(slot >= 0 && slot < 8 && "an m16n8k8 step has 8 K slots");
   int64_t q = slot % 4;

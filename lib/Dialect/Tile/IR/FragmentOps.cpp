@@ -171,9 +171,15 @@ LogicalResult GemmOp::verify() {
   return success();
 }
 
+bool GemmOp::isTransposedWgmma() {
+  return cast<MemRefType>(getA().getType()).getElementType().isF32() &&
+         !getTransposeB();
+}
+
 /// The shapes wgmma.mma_async takes: 64 rows per warp group, N a multiple
 /// of 8 (at most 256 per instruction: wider tiles take several), K steps
 /// of 32 bytes, and operands in whole 128-byte swizzle lines.
+
 LogicalResult GemmOp::verifyWgmma(int64_t warps) {
   auto a = cast<MemRefType>(getA().getType());
   auto b = cast<MemRefType>(getB().getType());
@@ -192,26 +198,36 @@ LogicalResult GemmOp::verifyWgmma(int64_t warps) {
     return emitOpError("wgmma lowering runs on whole warp groups (4 warps): "
                        "the block has ")
            << warps << " warps";
+  if (element.isF32() && getTransposeA())
+    return emitOpError("wgmma lowering reads tf32 operands K-major only: A "
+                       "must be stored M x K (no 'transpose_a')");
+  // A transposed product (tf32, B stored K x N) splits N instead of M.
+  bool transposed = isTransposedWgmma();
+  StringRef split = transposed ? "N" : "M";
+  int64_t splitSize = transposed ? n : m, other = transposed ? m : n;
   std::optional<ArrayRef<int64_t>> given = getWarps();
-  if (given && (*given)[1] != 1)
-    return emitOpError("wgmma lowering splits the warps along M only "
-                       "(warps [W, 1]); got warps [")
-           << (*given)[0] << ", " << (*given)[1] << "]";
-  if (m != 16 * warps)
-    return emitOpError("wgmma lowering gives each warp group 64 rows of C: "
-                       "M must be 16 x ")
-           << warps << " warps = " << 16 * warps << ", got " << m;
-  if (n % 8 != 0)
-    return emitOpError("wgmma lowering needs N to be a multiple of 8, got ")
-           << n;
+  if (given && (*given)[transposed ? 0 : 1] != 1)
+    return emitOpError("wgmma lowering splits the warps along ")
+           << split << " only (warps " << (transposed ? "[1, W]" : "[W, 1]")
+           << (transposed ? ": tf32 with B stored K x N" : "")
+           << "); got warps [" << (*given)[0] << ", " << (*given)[1] << "]";
+  if (splitSize != 16 * warps)
+    return emitOpError("wgmma lowering gives each warp group 64 ")
+           << (transposed ? "columns" : "rows") << " of C"
+           << (transposed ? " (tf32 with B stored K x N is computed as "
+                            "C^T = B^T A^T)"
+                          : "")
+           << ": " << split << " must be 16 x " << warps
+           << " warps = " << 16 * warps << ", got " << splitSize;
+  if (other % 8 != 0)
+    return emitOpError("wgmma lowering needs ")
+           << (transposed ? "M" : "N") << " to be a multiple of 8, got "
+           << other;
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
   int64_t kStep = 32 / bytes;
   if (k % kStep != 0)
     return emitOpError("wgmma lowering needs K to be a multiple of ")
            << kStep << " for " << element << ", got " << k;
-  if (element.isF32() && (getTransposeA() || !getTransposeB()))
-    return emitOpError("wgmma lowering reads tf32 operands K-major only: A "
-                       "stored M x K and B stored N x K ('transpose_b')");
   for (auto [name, type] : {std::make_pair("A", a), std::make_pair("B", b)}) {
     int64_t rowBytes = type.getDimSize(1) * bytes;
     if (rowBytes % 128 != 0)

@@ -25,6 +25,23 @@
 // This is what Triton's MMAv3 lowering and CUTLASS's GMMA descriptors
 // encode (PTX ISA, "Matrix Descriptor Format").
 //
+// tf32 (f32 tiles). The tensor cores read the f32 bits of shared memory
+// and drop the low 13 mantissa bits; tile.gemm rounds to nearest (as the
+// mma.sync and scalar lowerings do), so the descriptor operands are first
+// rounded in place (barrier; each thread rounds its share with
+// cvt.rna.tf32.f32; fence.proxy.async; barrier). The instruction reads
+// tf32 only K-major from shared memory, so with B stored K x N the product
+// is computed transposed, C^T = B^T A^T: the warp groups split N, A (M x K,
+// K-major) is the instruction's B operand through a descriptor, and B^T is
+// its A operand in registers, loaded and rounded by each thread (the
+// m64nNk8 A fragment of warp w: a0 (n g, k q), a1 (n g+8, k q), a2 (n g,
+// k q+4), a3 (n g+8, k q+4), n from 16 w, g = l / 4, q = l % 4). MLIR 22's
+// nvvm.wgmma.mma_async has no register A operand, so that form is inline
+// PTX with the accumulators tied. Its registers are read asynchronously,
+// so the gemm waits for its MMAs before returning (never left in flight).
+// C's layout is then the transposed accumulator layout of the N x M
+// product (getTransposedLayout).
+//
 // The accumulator of instruction j (columns [j n, (j+1) n)) of warp w holds
 // d[i] at row 16 (w mod 4) + l / 4 + 8 ((i mod 4) / 2), column
 // j n + 8 (i / 4) + 2 (l mod 4) + i mod 2: C's registers j n / 2 + i in
@@ -41,6 +58,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 
 using namespace mlir;
@@ -133,37 +153,53 @@ public:
     elementType = cast<MemRefType>(gemm.getA().getType()).getElementType();
     elementBytes = elementType.getIntOrFloatBitWidth() / 8;
     kStep = kStepBytes / elementBytes;
+    transposed = gemm.isTransposedWgmma();
     a = describe(gemm.getA(), /*kMajor=*/!gemm.getTransposeA());
-    bOperand = describe(gemm.getB(), /*kMajor=*/gemm.getTransposeB());
+    if (!transposed)
+      bOperand = describe(gemm.getB(), /*kMajor=*/gemm.getTransposeB());
     // The warp index made provably warp-uniform (a shuffle from lane 0):
     // descriptors must be uniform (Triton #2633: ptxas miscompiled
     // descriptors it could not prove uniform).
     Type i32 = b.getI32Type();
     Value warp = arith::IndexCastUIOp::create(
         b, loc, i32,
-        arith::DivUIOp::create(b, loc, thread, constant(kWarpSize)));
+        arith::DivUIOp::create(b, loc, thread, constant(tile::kWarpSize)));
     Value uniform =
         gpu::ShuffleOp::create(b, loc, warp, constantI32(0),
-                               constantI32(kWarpSize), gpu::ShuffleMode::IDX)
+                               constantI32(tile::kWarpSize), gpu::ShuffleMode::IDX)
             .getShuffleResult();
-    warpGroup = arith::DivUIOp::create(
-        b, loc, arith::IndexCastUIOp::create(b, loc, b.getIndexType(), uniform),
-        constant(4));
+    warpIndex = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), uniform);
+    warpGroup = arith::DivUIOp::create(b, loc, warpIndex, constant(4));
+    lane = arith::RemUIOp::create(b, loc, thread, constant(tile::kWarpSize));
+    this->thread = thread;
   }
 
   void emit(const FragmentRegisters &c) {
-    int64_t instructions = gemm.getN() / instructionN;
+    int64_t instructions =
+        (transposed ? gemm.getM() : gemm.getN()) / instructionN;
     int64_t perInstruction = instructionN / 2;
     Type f32 = b.getF32Type();
     auto structType = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(perInstruction, f32));
 
+    bool tf32 = elementType.isF32();
+    if (tf32) {
+      // Nobody reads the tiles any more when they are rewritten.
+      if (!followsBarrier())
+        createCompilerBarrier(b, loc, "tile-lower-fragments");
+      roundInPlace(a);
+      if (!transposed)
+        roundInPlace(bOperand);
+    }
     // Shared writes by the generic proxy (stores, cp.async) become visible
     // to the async proxy that wgmma reads through.
     NVVM::FenceProxyOp::create(
         b, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
+    // Every thread's rounded elements are written before any MMA reads.
+    if (tf32)
+      createCompilerBarrier(b, loc, "tile-lower-fragments");
     SmallVector<Value> acc;
     for (int64_t j = 0; j < instructions; ++j) {
       Value value = LLVM::PoisonOp::create(b, loc, structType);
@@ -176,7 +212,32 @@ public:
       }
       acc.push_back(value);
     }
+    // B^T's registers for every K step, loaded before the fence that
+    // orders them before the MMAs.
+    SmallVector<SmallVector<Value, 4>> bTransposed;
+    if (transposed)
+      for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep)
+        bTransposed.push_back(loadBTransposed(k0));
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    if (transposed) {
+      for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
+        bool zero = gemm.getClear() && k0 == 0;
+        for (int64_t j = 0; j < instructions; ++j)
+          acc[j] = mmaWithRegisterA(
+              acc[j], bTransposed[k0 / kStep],
+              descriptor(a, Value(), /*mn0=*/j * instructionN, k0), zero);
+      }
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      SmallVector<Value> results;
+      for (int64_t j = 0; j < instructions; ++j)
+        for (int64_t i = 0; i < perInstruction; ++i)
+          results.push_back(LLVM::ExtractValueOp::create(b, loc, acc[j], i));
+      results = waitTied(b, loc, /*pending=*/0, results);
+      for (auto [reg, value] : llvm::enumerate(results))
+        memref::StoreOp::create(b, loc, value, c.buffer,
+                                c.indices(b, loc, reg));
+      return;
+    }
     NVVM::WGMMATypes type = elementType.isF32()    ? NVVM::WGMMATypes::tf32
                             : elementType.isBF16() ? NVVM::WGMMATypes::bf16
                                                    : NVVM::WGMMATypes::f16;
@@ -247,6 +308,148 @@ private:
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
+
+  /// True when a block barrier precedes the gemm with nothing between
+  /// that may touch shared memory but TMA copies and mbarrier operations
+  /// (a TMA pipeline's iteration: barrier, the copies of a later stage,
+  /// the wait for this one): then no thread still reads the operand tiles
+  /// that the gemm rounds in place.
+  bool followsBarrier() {
+    auto harmless = [](Operation *op) {
+      if (isa<TmaLoadOp, nvgpu::MBarrierTryWaitParityOp,
+              nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierGetOp>(op) ||
+          isPure(op))
+        return true;
+      return false;
+    };
+    for (Operation *op = gemm->getPrevNode(); op; op = op->getPrevNode()) {
+      if (isa<BarrierOp>(op))
+        return true;
+      if (harmless(op))
+        continue;
+      auto branch = dyn_cast<scf::IfOp>(op);
+      bool onlyHarmless =
+          branch && !branch
+                         .walk([&](Operation *nested) {
+                           return nested == op || harmless(nested) ||
+                                          isa<scf::YieldOp>(nested)
+                                      ? WalkResult::advance()
+                                      : WalkResult::interrupt();
+                         })
+                         .wasInterrupted();
+      if (!onlyHarmless)
+        return false;
+    }
+    return false;
+  }
+
+  /// cvt.rna.tf32.f32: the tf32 bits of `value`, rounded to nearest (ties
+  /// away), as the scalar and mma.sync lowerings round.
+  Value toTF32(Value value) {
+    return NVVM::ConvertFloatToTF32Op::create(
+        b, loc, b.getI32Type(), value, NVVM::FPRoundingMode::RNA,
+        NVVM::SaturationMode::NONE, /*relu=*/false);
+  }
+
+  /// Rounds the f32 tile of `operand` to tf32 in place, the block's threads
+  /// taking runs of 4 elements in turn (whole 16-byte chunks: the swizzle
+  /// moves chunks, so a run stays contiguous).
+  void roundInPlace(const DescriptorOperand &operand) {
+    int64_t elements = operand.type.getNumElements();
+    int64_t columns = operand.type.getDimSize(1);
+    int64_t threads = gemm->getParentOfType<KernelOp>().getNumThreads();
+    constexpr int64_t run = 4;
+    auto vectorType = VectorType::get({run}, b.getF32Type());
+    for (int64_t first = 0; first < elements; first += threads * run) {
+      Value linear = arith::AddIOp::create(
+          b, loc, constant(first),
+          arith::MulIOp::create(b, loc, thread, constant(run)));
+      auto body = [&](OpBuilder &, Location) {
+        SmallVector<Value> indices = {
+            arith::DivUIOp::create(b, loc, linear, constant(columns)),
+            arith::RemUIOp::create(b, loc, linear, constant(columns))};
+        Value values =
+            vector::LoadOp::create(b, loc, vectorType, operand.tile, indices);
+        Value rounded = LLVM::PoisonOp::create(b, loc, vectorType);
+        for (int64_t i = 0; i < run; ++i) {
+          Value element = vector::ExtractOp::create(b, loc, values, i);
+          Value bits = toTF32(element);
+          rounded = vector::InsertOp::create(
+              b, loc, arith::BitcastOp::create(b, loc, b.getF32Type(), bits),
+              rounded, i);
+        }
+        vector::StoreOp::create(b, loc, rounded, operand.tile, indices);
+      };
+      if (first + threads * run <= elements) {
+        body(b, loc);
+        continue;
+      }
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           linear, constant(elements));
+      auto branch = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(branch.thenBlock()->getTerminator());
+      body(b, loc);
+    }
+  }
+
+  /// The registers of B^T (N x K, from B stored K x N) for the K step at
+  /// `k0`: the m64nNk8 tf32 A fragment of this thread's warp, rounded.
+  SmallVector<Value, 4> loadBTransposed(int64_t k0) {
+    Value g = arith::DivUIOp::create(b, loc, lane, constant(4));
+    Value q = arith::RemUIOp::create(b, loc, lane, constant(4));
+    Value n = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, warpIndex, constant(16)), g);
+    Value n8 = arith::AddIOp::create(b, loc, n, constant(8));
+    Value k = arith::AddIOp::create(b, loc, q, constant(k0));
+    Value k4 = arith::AddIOp::create(b, loc, q, constant(k0 + 4));
+    auto load = [&](Value row, Value column) {
+      return toTF32(
+          memref::LoadOp::create(b, loc, gemm.getB(), ValueRange{row, column}));
+    };
+    return {load(k, n), load(k, n8), load(k4, n), load(k4, n8)};
+  }
+
+  /// One m64nNk8 tf32 wgmma with its A operand in registers (inline PTX:
+  /// nvvm.wgmma.mma_async reads A from shared memory only), accumulating
+  /// into the struct `acc` (tied), scale-d 0 when `zero`.
+  Value mmaWithRegisterA(Value acc, ArrayRef<Value> aRegisters,
+                         Value descriptorB, bool zero) {
+    int64_t count = instructionN / 2;
+    SmallVector<Value> operands;
+    for (int64_t i = 0; i < count; ++i)
+      operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+    llvm::append_range(operands, aRegisters);
+    operands.push_back(descriptorB);
+    operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                    zero ? 0 : 1));
+    std::string constraints, accumulators;
+    for (int64_t i = 0; i < count; ++i) {
+      constraints += "=f,";
+      accumulators += (i ? ",$" : "$") + std::to_string(i);
+    }
+    for (int64_t i = 0; i < count; ++i)
+      constraints += std::to_string(i) + ",";
+    constraints += "r,r,r,r,l,r";
+    int64_t first = 2 * count;
+    std::string text =
+        "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(first + 5) +
+        ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+        std::to_string(instructionN) + "k8.f32.tf32.tf32 {" + accumulators +
+        "}, {$" + std::to_string(first) + ",$" + std::to_string(first + 1) +
+        ",$" + std::to_string(first + 2) + ",$" + std::to_string(first + 3) +
+        "}, $" + std::to_string(first + 4) + ", p, 1, 1;\n}";
+    auto type = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(count, b.getF32Type()));
+    return LLVM::InlineAsmOp::create(
+               b, loc, type, operands, b.getStringAttr(text),
+               b.getStringAttr(constraints), b.getUnitAttr(),
+               /*is_align_stack=*/nullptr,
+               LLVM::TailCallKindAttr::get(
+                   b.getContext(), LLVM::tailcallkind::TailCallKind::None),
+               /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
+        .getResult(0);
+  }
   Value constantI32(int32_t value) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
   }
@@ -307,8 +510,9 @@ private:
   int64_t instructionN;
   Type elementType;
   int64_t elementBytes, kStep;
+  bool transposed;
   DescriptorOperand a, bOperand;
-  Value warpGroup;
+  Value thread, lane, warpIndex, warpGroup;
 };
 
 } // namespace
@@ -319,13 +523,24 @@ LogicalResult tile::lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
   if (failed(gemm.verifyWgmma(kernel.getNumThreads() / kWarpSize)))
     return failure();
   int64_t warps = kernel.getNumThreads() / kWarpSize;
-  LayoutAttr expected = getMmaAccumulatorLayout(
-      gemm.getContext(), {gemm.getM(), gemm.getN()}, warps, 1);
+  bool transposed = gemm.isTransposedWgmma();
+  LayoutAttr expected =
+      transposed ? getTransposedLayout(getMmaAccumulatorLayout(
+                       gemm.getContext(), {gemm.getN(), gemm.getM()}, warps, 1))
+                 : getMmaAccumulatorLayout(gemm.getContext(),
+                                           {gemm.getM(), gemm.getN()}, warps, 1);
   if (c.layout != expected)
-    return gemm.emitOpError("wgmma lowering writes C in the accumulator "
-                            "layout with warps [")
-           << warps << ", 1], got " << c.layout;
-  for (Value operand : {gemm.getA(), gemm.getB()}) {
+    return gemm.emitOpError("wgmma lowering writes C in the ")
+           << (transposed ? "transposed accumulator layout (tf32 with B "
+                            "stored K x N) with warps [1, "
+                          : "accumulator layout with warps [")
+           << (transposed ? "" : std::to_string(warps) + ", 1")
+           << (transposed ? std::to_string(warps) + "]" : "]") << ", got "
+           << c.layout;
+  SmallVector<Value, 2> descriptorOperands = {gemm.getA()};
+  if (!transposed)
+    descriptorOperands.push_back(gemm.getB());
+  for (Value operand : descriptorOperands) {
     if (!isDescriptorTile(operand))
       return gemm.emitOpError("wgmma lowering reads its operands through "
                               "descriptors: they must be swizzled "
@@ -335,15 +550,16 @@ LogicalResult tile::lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
                 "got "
              << operand;
   }
-  int64_t panel = gemm.getTransposeB()
+  int64_t panel = gemm.getTransposeB() || transposed
                       ? 0
                       : kSwizzleBytes / (cast<MemRefType>(gemm.getB().getType())
                                              .getElementTypeBitWidth() /
                                          8);
-  std::optional<int64_t> instructionN = chooseInstructionN(gemm.getN(), panel);
+  int64_t width = transposed ? gemm.getM() : gemm.getN();
+  std::optional<int64_t> instructionN = chooseInstructionN(width, panel);
   if (!instructionN)
-    return gemm.emitOpError("wgmma lowering cannot split N = ")
-           << gemm.getN()
+    return gemm.emitOpError("wgmma lowering cannot split ")
+           << (transposed ? "M = " : "N = ") << width
            << " into instructions of at most 256 columns that start on a "
               "128-byte panel of B";
   WgmmaEmitter(builder, gemm, *instructionN, thread).emit(c);

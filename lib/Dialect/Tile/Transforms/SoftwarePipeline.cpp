@@ -349,11 +349,13 @@ static bool canUseTma(PipelinedOp loop, const PipelinePlan &plan) {
 /// The wgmma gemms of `loop`'s body that can stay in flight into the next
 /// iteration: at its top level, with an accumulator the rest of the body
 /// does not touch (the next iteration's MMAs, issued behind them, are its
-/// only readers).
+/// only readers), and operands all in shared memory.
 static SmallVector<GemmOp> getOverlappableGemms(PipelinedOp loop) {
   SmallVector<GemmOp> gemms;
   for (auto gemm : loop.getBody().front().getOps<GemmOp>()) {
-    if (gemm.getLowering() != GemmLowering::wgmma)
+    // A transposed tf32 gemm reads B^T from registers, which its MMAs
+    // read asynchronously: it waits for them itself.
+    if (gemm.getLowering() != GemmLowering::wgmma || gemm.isTransposedWgmma())
       continue;
     bool alone = llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
       return user == gemm.getOperation() || !loop->isAncestor(user);

@@ -50,6 +50,12 @@ LayoutAttr getMmaAccumulatorLayout(MLIRContext *context,
                                    ArrayRef<int64_t> shape, int64_t warpsM,
                                    int64_t warpsN);
 
+/// The layout of the transposed tile: element (j, i) of the result is held
+/// where element (i, j) of `layout` is (rank 2 only; null otherwise). A
+/// tf32 wgmma computes C^T = B^T A^T, so its accumulator is the transposed
+/// accumulator layout of an `N x M` product.
+LayoutAttr getTransposedLayout(LayoutAttr layout);
+
 /// Picks the warp grid for an `M x N` accumulator over `warps` warps: the
 /// split whose per-warp tile is whole m16n8 tiles (n16 when possible, for
 /// ldmatrix x4 of B) and closest to square (fewest shared-memory loads per

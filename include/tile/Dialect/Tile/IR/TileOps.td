@@ -800,9 +800,17 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     `C`'s layout is the same accumulator layout. `A` and `B` are whole
     `tile.alloc_shared` tiles, swizzled (128 bytes) and aligned to 1024
     bytes by layout inference, whose contiguous dimension spans a multiple
-    of 128 bytes; `f32` inputs (tf32) and `f32` accumulation need `A`
-    stored `M x K` and `B` stored `N x K` (`transpose_b`), as the
-    instruction reads tf32 only K-major. The accumulator is `f32`.
+    of 128 bytes. The accumulator is `f32`. `f32` inputs (tf32) need `A`
+    stored `M x K`, as the instruction reads tf32 only K-major from shared
+    memory. With `B` stored `N x K` (`transpose_b`) both operands are read
+    through descriptors; with `B` stored `K x N` the product is computed
+    transposed, `C^T = B^T A^T`: the warp groups split `N` (64 columns
+    each, `warps = [1, W]`, `N = 16 W`), each thread loads its part of
+    `B^T` from shared memory into registers (the instruction's register A
+    operand) and `C`'s layout is the transposed accumulator layout. A tf32
+    wgmma rounds its descriptor operands to tf32 in place before the
+    products (the tensor cores would truncate them), so afterwards those
+    shared tiles hold the rounded values.
 
     Shared tiles may be views (`memref.subview`) of padded buffers: rows
     padded by 16 bytes keep `ldmatrix` free of bank conflicts.
@@ -841,6 +849,10 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     int64_t getK();
     /// The constraints of the wgmma lowering, for a block of `warps`.
     LogicalResult verifyWgmma(int64_t warps);
+    /// True for a tf32 product whose B is stored K x N: wgmma reads tf32
+    /// only K-major from shared memory, so its wgmma lowering computes
+    /// C^T = B^T A^T, B^T from registers, and the warps split N.
+    bool isTransposedWgmma();
   }];
   let hasVerifier = 1;
 }
