@@ -85,8 +85,18 @@ tile.kernel @wgmma_wide(%C: memref<128x512xf32>) grid [1] threads [256] {
 
 // -----
 
-// tf32: f32 tiles read K-major (A M x K, B N x K), K steps of 8 (32 bytes).
+// tf32: f32 tiles read K-major (A M x K, B N x K), K steps of 8 (32 bytes),
+// both rounded to tf32 in place first (the tensor cores would truncate).
 // CHECK-LABEL: tile.kernel @wgmma_tf32
+// CHECK: %[[AS:.+]] = tile.alloc_shared {{.+}} : memref<64x32xf32
+// CHECK: %[[BS:.+]] = tile.alloc_shared {{.+}} : memref<64x32xf32
+// CHECK: tile.barrier
+// CHECK: vector.load %[[AS]]
+// CHECK: nvvm.convert.float.to.tf32 {{.+}}rna
+// CHECK: vector.load %[[BS]]
+// CHECK: vector.store %{{.+}}, %[[BS]]
+// CHECK: nvvm.fence.proxy
+// CHECK-NEXT: tile.barrier
 // CHECK: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 64, k = 8>, D[<f32>, <zero>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
 // CHECK-COUNT-3: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 64, k = 8>, D[<f32>, <one>]
 // CHECK-NOT: nvvm.wgmma.mma_async

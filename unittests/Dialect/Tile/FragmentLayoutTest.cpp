@@ -61,6 +61,33 @@ TEST_F(FragmentLayoutTest, MmaAccumulatorLayout) {
   EXPECT_FALSE(getMmaAccumulatorLayout(&context, {64, 36}, 2, 2));
 }
 
+// The transposed layout holds element (j, i) where the original holds
+// (i, j); for a tf32 wgmma's C (the 64 x 32 accumulator of a 32 x 64
+// product over one warp group), each thread's register pairs run along M.
+TEST_F(FragmentLayoutTest, TransposedLayout) {
+  LayoutAttr layout = getMmaAccumulatorLayout(&context, {64, 32}, 4, 1);
+  LayoutAttr transposed = getTransposedLayout(layout);
+  ASSERT_TRUE(transposed);
+  EXPECT_EQ(transposed.getShape(), ArrayRef<int64_t>({32, 64}));
+  EXPECT_EQ(transposed.getThreads(), 128);
+  EXPECT_EQ(transposed.getRegisters(), layout.getRegisters());
+  expectBijection(transposed);
+  for (int64_t t = 0; t < 128; ++t)
+    for (int64_t r = 0; r < layout.getRegisters(); ++r) {
+      SmallVector<int64_t> c = layout.getCoordinates(t, r);
+      EXPECT_EQ(transposed.getCoordinates(t, r),
+                (SmallVector<int64_t>{c[1], c[0]}));
+    }
+  // Lane 5 of warp 1 (thread 37): registers 0 and 1 are M = 2, 3 (2 q, with
+  // q = 1) of N row 16 + 1.
+  EXPECT_EQ(transposed.getCoordinates(37, 0), (SmallVector<int64_t>{2, 17}));
+  EXPECT_EQ(transposed.getCoordinates(37, 1), (SmallVector<int64_t>{3, 17}));
+  EXPECT_EQ(getTransposedLayout(transposed), layout);
+  LayoutAttr rank1 = getBlockedLayout(&context, {128}, 32, 4);
+  ASSERT_TRUE(rank1);
+  EXPECT_FALSE(getTransposedLayout(rank1));
+}
+
 TEST_F(FragmentLayoutTest, BlockedLayout) {
   LayoutAttr layout = getBlockedLayout(&context, {16, 64}, 64, 4);
   ASSERT_TRUE(layout);
