@@ -56,6 +56,49 @@ tile.kernel @rolled_tma(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?
 
 // -----
 
+// A transposed tf32 wgmma gemm (B stored K x N) in flight reads its B^T
+// registers asynchronously: the loop runs two copies of the body per
+// iteration (step 2, the second under `it + 1 < N`), so consecutive
+// iterations load different registers. Each copy has its barrier, copy
+// issue and wait.
+// CHECK-LABEL: tile.kernel @rolled_tma_tf32_transposed
+// CHECK: tile.serial %[[IT:.+]] = %c0{{.*}} to %{{.+}} step %c2 {
+// CHECK-NEXT: tile.barrier
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: tile.gemm {{.+}}tile.wgmma_in_flight
+// CHECK: %[[SECOND:.+]] = arith.addi %[[IT]], %c1
+// CHECK: %[[INSIDE:.+]] = arith.cmpi slt, %[[SECOND]],
+// CHECK: scf.if %[[INSIDE]] {
+// CHECK-NEXT: tile.barrier
+// CHECK: arith.addi %[[SECOND]], %c2
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: tile.gemm {{.+}}tile.wgmma_in_flight
+// CHECK: }
+// CHECK-NEXT: }
+// CHECK: tile.copy
+// Barrier insertion adds nothing to the two barriers of the copies.
+// BARRIERS-LABEL: tile.kernel @rolled_tma_tf32_transposed
+// BARRIERS-COUNT-2: tile.barrier
+// BARRIERS-NOT: tile.barrier
+tile.kernel @rolled_tma_tf32_transposed(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>, %C: memref<64x64xf32>, %n: index) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %As = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.clear %acc : memref<64x64xf32, #tile.fragment>
+  tile.pipelined %k = %c0 to %n step %c1 stages 4 rolled {
+    %off = arith.muli %k, %c32 : index
+    tile.copy %A[%c0, %off] to %As : memref<1024x2048xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %B[%off, %c0] to %Bs : memref<2048x512xf32> to memref<32x64xf32, #gpu.address_space<workgroup>>
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
+}
+
+// -----
+
 // Unswizzled tiles: swizzle 0, stages aligned to 128 bytes; without a gemm
 // in flight the copies run S - 1 = 2 ahead of a 3-stage loop.
 // CHECK-LABEL: tile.kernel @rolled_tma_plain

@@ -86,7 +86,8 @@ static Value getRootBuffer(Value buffer) {
 }
 
 /// Matches the byte shift of a stage of a rolled pipeline (see
-/// tile-software-pipeline): `((x + c) mod S) * B`, `(x mod S) * B` or the
+/// tile-software-pipeline): `((x + c) mod S) * B` (c a sum of constants),
+/// `(x mod S) * B` or the
 /// constant stage `k * B`, for views of at most `B` bytes.
 static std::optional<SharedAccess::StageSlice>
 matchStageSlice(memref::ViewOp view) {
@@ -115,11 +116,14 @@ matchStageSlice(memref::ViewOp view) {
     return std::nullopt;
   slice.stages = *stages;
   slice.iteration = rem.getLhs();
-  if (auto add = slice.iteration.getDefiningOp<arith::AddIOp>()) {
-    if (std::optional<int64_t> offset = getConstantIntValue(add.getRhs())) {
-      slice.iteration = add.getLhs();
-      slice.offset = *offset;
-    }
+  // Constant offsets, nested too: the second copy of an iteration in a loop
+  // that runs two per step indexes `((it + 1) + c) mod S`.
+  while (auto add = slice.iteration.getDefiningOp<arith::AddIOp>()) {
+    std::optional<int64_t> offset = getConstantIntValue(add.getRhs());
+    if (!offset)
+      break;
+    slice.iteration = add.getLhs();
+    slice.offset += *offset;
   }
   return slice;
 }

@@ -37,9 +37,10 @@
 // m64nNk8 A fragment of warp w: a0 (n g, k q), a1 (n g+8, k q), a2 (n g,
 // k q+4), a3 (n g+8, k q+4), n from 16 w, g = l / 4, q = l % 4). MLIR 22's
 // nvvm.wgmma.mma_async has no register A operand, so that form is inline
-// PTX with the accumulators tied. Its registers are read asynchronously,
-// so the gemm waits for its MMAs before returning (never left in flight).
-// C's layout is then the transposed accumulator layout of the N x M
+// PTX with the accumulators tied. Its registers are read asynchronously:
+// a rolled pipeline that leaves such a gemm in flight has two copies of
+// its body per loop iteration, so that the registers of consecutive
+// iterations differ (tile-software-pipeline). C's layout is then the transposed accumulator layout of the N x M
 // product (getTransposedLayout).
 //
 // The accumulator of instruction j (columns [j n, (j+1) n)) of warp w holds
@@ -227,15 +228,7 @@ public:
               acc[j], bTransposed[k0 / kStep],
               descriptor(a, Value(), /*mn0=*/j * instructionN, k0), zero);
       }
-      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-      SmallVector<Value> results;
-      for (int64_t j = 0; j < instructions; ++j)
-        for (int64_t i = 0; i < perInstruction; ++i)
-          results.push_back(LLVM::ExtractValueOp::create(b, loc, acc[j], i));
-      results = waitTied(b, loc, /*pending=*/0, results);
-      for (auto [reg, value] : llvm::enumerate(results))
-        memref::StoreOp::create(b, loc, value, c.buffer,
-                                c.indices(b, loc, reg));
+      finish(c, acc);
       return;
     }
     NVVM::WGMMATypes type = elementType.isF32()    ? NVVM::WGMMATypes::tf32
@@ -270,11 +263,21 @@ public:
             /*satfinite=*/nullptr);
       }
     }
+    finish(c, acc);
+  }
+
+private:
+  /// Commits the MMAs and writes C's registers: after waiting for them,
+  /// or, for a gemm left in flight, right away (the next iteration's MMAs
+  /// are their only readers).
+  void finish(const FragmentRegisters &c, ArrayRef<Value> acc) {
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     SmallVector<Value> results;
-    for (int64_t j = 0; j < instructions; ++j)
+    int64_t perInstruction = instructionN / 2;
+    for (Value instruction : acc)
       for (int64_t i = 0; i < perInstruction; ++i)
-        results.push_back(LLVM::ExtractValueOp::create(b, loc, acc[j], i));
+        results.push_back(
+            LLVM::ExtractValueOp::create(b, loc, instruction, i));
     if (gemm->hasAttr(kWgmmaInFlightAttr)) {
       // Left in flight (a rolled pipeline releases the stage one iteration
       // late): only the next iteration's MMAs read these registers. Wait
@@ -288,11 +291,16 @@ public:
       memref::StoreOp::create(b, loc, value, c.buffer, c.indices(b, loc, reg));
   }
 
-private:
   /// wgmma.wait_group 0 right after the loop around the gemm, through
-  /// which C's registers pass.
+  /// which C's registers pass (once per loop: a loop whose body has two
+  /// copies of the gemm has one wait).
   void waitAfterLoop(const FragmentRegisters &c) {
-    Operation *loop = gemm->getParentOp();
+    Operation *loop = gemm->getParentOfType<SerialOp>();
+    if (!loop)
+      loop = gemm->getParentOp();
+    if (loop->hasAttr(kWgmmaWaitedAttr))
+      return;
+    loop->setAttr(kWgmmaWaitedAttr, UnitAttr::get(loop->getContext()));
     OpBuilder after(loop->getContext());
     after.setInsertionPointAfter(loop);
     SmallVector<Value> values;

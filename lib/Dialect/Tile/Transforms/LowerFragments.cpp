@@ -237,6 +237,8 @@ public:
       }
       alloc.erase();
     }
+    kernel.getBody().walk(
+        [](Operation *op) { op->removeAttr(kWgmmaWaitedAttr); });
     return success();
   }
 

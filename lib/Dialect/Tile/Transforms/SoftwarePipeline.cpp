@@ -349,13 +349,11 @@ static bool canUseTma(PipelinedOp loop, const PipelinePlan &plan) {
 /// The wgmma gemms of `loop`'s body that can stay in flight into the next
 /// iteration: at its top level, with an accumulator the rest of the body
 /// does not touch (the next iteration's MMAs, issued behind them, are its
-/// only readers), and operands all in shared memory.
+/// only readers).
 static SmallVector<GemmOp> getOverlappableGemms(PipelinedOp loop) {
   SmallVector<GemmOp> gemms;
   for (auto gemm : loop.getBody().front().getOps<GemmOp>()) {
-    // A transposed tf32 gemm reads B^T from registers, which its MMAs
-    // read asynchronously: it waits for them itself.
-    if (gemm.getLowering() != GemmLowering::wgmma || gemm.isTransposedWgmma())
+    if (gemm.getLowering() != GemmLowering::wgmma)
       continue;
     bool alone = llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
       return user == gemm.getOperation() || !loop->isAncestor(user);
@@ -492,12 +490,12 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
   for (int64_t stage = 0; stage < ahead; ++stage)
     issueCopies(constant(stage), constant(stage));
 
-  SerialOp iterations;
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    iterations =
-        createCarryingLoop(builder, loc, loop, constant(0), count, constant(1));
-    Value iteration = iterations.getInductionVar();
+  // One iteration: its wait, barrier and copy issue, then the body.
+  DenseSet<Operation *> copies;
+  for (CopyOp copy : plan.copies)
+    copies.insert(copy);
+  auto buildIteration = [&](Value iteration,
+                            ValueRange carried) -> SmallVector<Value> {
     if (!tma)
       NVVM::CpAsyncWaitGroupOp::create(builder, loc, ahead - 1);
     createCompilerBarrier(builder, loc, "tile-software-pipeline");
@@ -522,15 +520,45 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
     mapping.map(loop.getInductionVar(),
                 buildInductionValue(builder, loc, loop, iteration));
     mapStage(mapping, stage);
-    DenseSet<Operation *> copies;
-    for (CopyOp copy : plan.copies)
-      copies.insert(copy);
-    SmallVector<Value> yielded = cloneIteration(
-        builder, loop, mapping, iterations.getRegionIterArgs(), copies,
+    return cloneIteration(
+        builder, loop, mapping, carried, copies,
         [&](Operation &op, Operation *clone) {
           if (llvm::is_contained(inFlight, dyn_cast<GemmOp>(&op)))
             clone->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
         });
+  };
+  // A transposed tf32 gemm in flight reads registers that the next
+  // iteration's copy of its body would load again: two copies of the body
+  // per loop iteration give each its own (the second under `it + 1 < N`).
+  bool unrollTwice = llvm::any_of(
+      inFlight, [](GemmOp gemm) { return gemm.isTransposedWgmma(); });
+  SerialOp iterations;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    iterations = createCarryingLoop(builder, loc, loop, constant(0), count,
+                                    constant(unrollTwice ? 2 : 1));
+    Value iteration = iterations.getInductionVar();
+    SmallVector<Value> yielded =
+        buildIteration(iteration, iterations.getRegionIterArgs());
+    if (unrollTwice) {
+      Value second =
+          arith::AddIOp::create(builder, loc, iteration, constant(1));
+      Value inside = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::slt, second, count);
+      auto branch = scf::IfOp::create(builder, loc, TypeRange(yielded), inside,
+                                      /*withElseRegion=*/!yielded.empty());
+      OpBuilder::InsertionGuard branchGuard(builder);
+      if (yielded.empty()) {
+        builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+        buildIteration(second, {});
+      } else {
+        builder.setInsertionPointToEnd(branch.thenBlock());
+        scf::YieldOp::create(builder, loc, buildIteration(second, yielded));
+        builder.setInsertionPointToEnd(branch.elseBlock());
+        scf::YieldOp::create(builder, loc, yielded);
+      }
+      yielded = SmallVector<Value>(branch.getResults());
+    }
     if (!yielded.empty())
       YieldOp::create(builder, loc, yielded);
   }

@@ -35,6 +35,9 @@ constexpr llvm::StringLiteral kSwizzledViewAttr =
 /// are done), and the loop is followed by a wait for all of them.
 constexpr llvm::StringLiteral kWgmmaInFlightAttr =
     TileDialect::WgmmaInFlightAttrHelper::getNameStr();
+/// Marks, during tile-lower-fragments, a loop after which the wait for its
+/// in-flight wgmma gemms was placed (one wait for two copies of a gemm).
+constexpr llvm::StringLiteral kWgmmaWaitedAttr = "tile.wgmma_waited";
 /// Marks the `scf.if` of one role of a lowered `tile.warp_specialize`: the
 /// role's threads are `tile.role_threads` threads from linear index
 /// `tile.role_first`. Collective ops inside are spread over them, and the
