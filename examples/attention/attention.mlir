@@ -25,10 +25,13 @@
 // causal or not: eight kernels, written out by gen_attention.py from one
 // template (edit that and run it again).
 //
-// Each block takes 128 query rows of one head (grid: row tiles x heads x
-// batch) and streams the head's keys and values through shared memory in
-// blocks, two stages deep (cp.async; a block past the end reads zeros):
-//   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D)
+// Each block (two warp groups, 256 threads) takes 128 query rows of one
+// head (grid: row tiles x heads x batch) and streams the head's keys and
+// values through shared memory in blocks of 128, two stages deep
+// (cp.async; a block past the end reads zeros). Both products run on
+// Hopper's wgmma (sm_90a), each warp group 64 rows:
+//   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D), Q
+//                      and K read through shared-memory descriptors
 //   mask               tile.parallel over S, in an scf.if taken only by the
 //                      blocks that need it: keys past the end (and, causal,
 //                      after the query) become -inf
@@ -40,23 +43,28 @@
 //                      then tile.reduce add into l
 //   O = O alpha + P V  tile.parallel over O, tile.copy S to an f16 fragment
 //                      P, and tile.gemm with P as the A operand, read from
-//                      registers (its layout is the accumulator's)
+//                      registers (its layout is the accumulator's, which
+//                      holds wgmma's register A fragment as it is)
 // then O / l and LSE = ln 2 (m c + log2 l) go out. Layout inference picks
-// every register layout: the accumulators' mma layout with the 4 warps
+// every register layout: the accumulators' mma layout with the 8 warps
 // splitting the rows (P feeds a gemm), the row statistics its reduced form;
 // no thread index appears. Causal blocks skip the key blocks above the
 // diagonal. docs/Attention.md walks through it op by op.
 //
 // Exponentials are base 2, the scale c folded into them: math.exp2 lowers
 // to ex2.approx.f32 (docs/Attention.md gives its error).
+// H100, 2026-11-26, B4 H32 S4096 f16: D = 128 371 TFLOP/s (296 with
+// mma.sync and 128 x 32 key blocks), causal 332; D = 64 327, causal 288.
+// SDPA in the same call: flash 335 / 303 / 298 / 282, cuDNN 647 / 568 /
+// 480 / 434 (docs/benchmarks.md).
 
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [128] attributes {reference = @attention_f16_reference} {
+    grid [?, ?, ?] threads [256] attributes {reference = @attention_f16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cn = arith.constant 64 : index
+  %cn = arith.constant 128 : index
   %ninf = arith.constant 0xFF800000 : f32
   // c = log2(e) / sqrt(64): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.18033688011112042 : f32
@@ -75,10 +83,10 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
   %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x64xf16, #tile.fragment>
+  %Ks = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x128xf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
@@ -93,25 +101,25 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
-    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
-    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 64)>(%n0)
+    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
     %partial = arith.cmpi ugt, %nend, %seqkv : index
     scf.if %partial {
-      tile.parallel (%i, %c) in [128, 64] {
-        %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [128, 128] {
+        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
         %col = arith.addi %n0, %c : index
         %inside = arith.cmpi ult, %col, %seqkv : index
         %masked = arith.select %inside, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     // The new running maximum; alpha = exp2((old - new) scale) rescales
     // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
@@ -132,15 +140,15 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     }
     // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
     // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 64] {
-      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 128] {
+      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
       %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
-      memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
     }
-    tile.reduce add %S into %l dim 1 : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xf16, #tile.fragment>
+    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
     tile.parallel (%i, %d) in [128, 64] {
       %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
@@ -148,7 +156,7 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
       memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
     }
     // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -188,11 +196,11 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
 // CHECK: tile.gemm
 tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>,
                       %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [128] attributes {reference = @attention_f16_reference} {
+    grid [?, ?, ?] threads [256] attributes {reference = @attention_f16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cn = arith.constant 32 : index
+  %cn = arith.constant 128 : index
   %ninf = arith.constant 0xFF800000 : f32
   // c = log2(e) / sqrt(128): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.12751743082459868 : f32
@@ -211,10 +219,10 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
   %Qs = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x32xf16, #tile.fragment>
+  %Ks = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x128xf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
@@ -229,25 +237,25 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
-    %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
-    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 32)>(%n0)
+    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
     %partial = arith.cmpi ugt, %nend, %seqkv : index
     scf.if %partial {
-      tile.parallel (%i, %c) in [128, 32] {
-        %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [128, 128] {
+        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
         %col = arith.addi %n0, %c : index
         %inside = arith.cmpi ult, %col, %seqkv : index
         %masked = arith.select %inside, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     // The new running maximum; alpha = exp2((old - new) scale) rescales
     // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
@@ -268,15 +276,15 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
     }
     // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
     // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 32] {
-      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 128] {
+      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
       %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
-      memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
     }
-    tile.reduce add %S into %l dim 1 : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    tile.copy %S to %P : memref<128x32xf32, #tile.fragment> to memref<128x32xf16, #tile.fragment>
+    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
     tile.parallel (%i, %d) in [128, 128] {
       %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
@@ -284,7 +292,7 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
       memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
     }
     // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc : memref<128x32xf16, #tile.fragment>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -321,11 +329,11 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
 
 tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
                       %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [128] attributes {reference = @attention_bf16_reference} {
+    grid [?, ?, ?] threads [256] attributes {reference = @attention_bf16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cn = arith.constant 64 : index
+  %cn = arith.constant 128 : index
   %ninf = arith.constant 0xFF800000 : f32
   // c = log2(e) / sqrt(64): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.18033688011112042 : f32
@@ -344,10 +352,10 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
   %Qs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x64xbf16, #tile.fragment>
+  %Ks = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x128xbf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
@@ -362,25 +370,25 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
-    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
-    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 64)>(%n0)
+    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
     %partial = arith.cmpi ugt, %nend, %seqkv : index
     scf.if %partial {
-      tile.parallel (%i, %c) in [128, 64] {
-        %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [128, 128] {
+        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
         %col = arith.addi %n0, %c : index
         %inside = arith.cmpi ult, %col, %seqkv : index
         %masked = arith.select %inside, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     // The new running maximum; alpha = exp2((old - new) scale) rescales
     // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
@@ -401,15 +409,15 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     }
     // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
     // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 64] {
-      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 128] {
+      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
       %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
-      memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
     }
-    tile.reduce add %S into %l dim 1 : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xbf16, #tile.fragment>
+    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
     tile.parallel (%i, %d) in [128, 64] {
       %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
@@ -417,7 +425,7 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
       memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
     }
     // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc : memref<128x64xbf16, #tile.fragment>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -454,11 +462,11 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
 
 tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>,
                        %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [128] attributes {reference = @attention_bf16_reference} {
+    grid [?, ?, ?] threads [256] attributes {reference = @attention_bf16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cn = arith.constant 32 : index
+  %cn = arith.constant 128 : index
   %ninf = arith.constant 0xFF800000 : f32
   // c = log2(e) / sqrt(128): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.12751743082459868 : f32
@@ -477,10 +485,10 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
   %Qs = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x32xbf16, #tile.fragment>
+  %Ks = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x128xbf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
@@ -495,25 +503,25 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
-    %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
-    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 32)>(%n0)
+    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
     %partial = arith.cmpi ugt, %nend, %seqkv : index
     scf.if %partial {
-      tile.parallel (%i, %c) in [128, 32] {
-        %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [128, 128] {
+        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
         %col = arith.addi %n0, %c : index
         %inside = arith.cmpi ult, %col, %seqkv : index
         %masked = arith.select %inside, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     // The new running maximum; alpha = exp2((old - new) scale) rescales
     // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
@@ -534,15 +542,15 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
     }
     // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
     // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 32] {
-      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 128] {
+      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
       %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
-      memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
     }
-    tile.reduce add %S into %l dim 1 : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    tile.copy %S to %P : memref<128x32xf32, #tile.fragment> to memref<128x32xbf16, #tile.fragment>
+    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
     tile.parallel (%i, %d) in [128, 128] {
       %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
@@ -550,7 +558,7 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
       memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
     }
     // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc : memref<128x32xbf16, #tile.fragment>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -587,11 +595,11 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
 
 tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                             %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [128] attributes {reference = @attention_f16_causal_reference} {
+    grid [?, ?, ?] threads [256] attributes {reference = @attention_f16_causal_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cn = arith.constant 64 : index
+  %cn = arith.constant 128 : index
   %ninf = arith.constant 0xFF800000 : f32
   // c = log2(e) / sqrt(64): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.18033688011112042 : f32
@@ -610,10 +618,10 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
   %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x64xf16, #tile.fragment>
+  %Ks = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x128xf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
@@ -632,31 +640,31 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
   tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
-    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
-    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 64)>(%n0)
+    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
     %partial = arith.cmpi ugt, %nend, %seqkv : index
     %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
     %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
     %needmask = arith.ori %partial, %diagonal : i1
     scf.if %needmask {
-      tile.parallel (%i, %c) in [128, 64] {
-        %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [128, 128] {
+        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
         %col = arith.addi %n0, %c : index
         %inside = arith.cmpi ult, %col, %seqkv : index
         %qrow = arith.addi %m0, %i : index
         %past = arith.cmpi ule, %col, %qrow : index
         %keep = arith.andi %inside, %past : i1
         %masked = arith.select %keep, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     // The new running maximum; alpha = exp2((old - new) scale) rescales
     // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
@@ -677,15 +685,15 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
     }
     // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
     // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 64] {
-      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 128] {
+      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
       %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
-      memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
     }
-    tile.reduce add %S into %l dim 1 : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xf16, #tile.fragment>
+    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
     tile.parallel (%i, %d) in [128, 64] {
       %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
@@ -693,7 +701,7 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
       memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
     }
     // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -730,11 +738,11 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
 
 tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>,
                              %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [128] attributes {reference = @attention_f16_causal_reference} {
+    grid [?, ?, ?] threads [256] attributes {reference = @attention_f16_causal_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cn = arith.constant 32 : index
+  %cn = arith.constant 128 : index
   %ninf = arith.constant 0xFF800000 : f32
   // c = log2(e) / sqrt(128): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.12751743082459868 : f32
@@ -753,10 +761,10 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
   %Qs = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<32x128xf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x32xf16, #tile.fragment>
+  %Ks = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<128x128xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x128xf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
@@ -775,31 +783,31 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
   tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
-    %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
-    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<32x128xf16, #gpu.address_space<workgroup>>
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 32)>(%n0)
+    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
     %partial = arith.cmpi ugt, %nend, %seqkv : index
     %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
     %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
     %needmask = arith.ori %partial, %diagonal : i1
     scf.if %needmask {
-      tile.parallel (%i, %c) in [128, 32] {
-        %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [128, 128] {
+        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
         %col = arith.addi %n0, %c : index
         %inside = arith.cmpi ult, %col, %seqkv : index
         %qrow = arith.addi %m0, %i : index
         %past = arith.cmpi ule, %col, %qrow : index
         %keep = arith.andi %inside, %past : i1
         %masked = arith.select %keep, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     // The new running maximum; alpha = exp2((old - new) scale) rescales
     // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
@@ -820,15 +828,15 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
     }
     // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
     // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 32] {
-      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 128] {
+      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
       %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
-      memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
     }
-    tile.reduce add %S into %l dim 1 : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    tile.copy %S to %P : memref<128x32xf32, #tile.fragment> to memref<128x32xf16, #tile.fragment>
+    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
     tile.parallel (%i, %d) in [128, 128] {
       %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
@@ -836,7 +844,7 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
       memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
     }
     // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc : memref<128x32xf16, #tile.fragment>, memref<32x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -873,11 +881,11 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
 
 tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
                              %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [128] attributes {reference = @attention_bf16_causal_reference} {
+    grid [?, ?, ?] threads [256] attributes {reference = @attention_bf16_causal_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cn = arith.constant 64 : index
+  %cn = arith.constant 128 : index
   %ninf = arith.constant 0xFF800000 : f32
   // c = log2(e) / sqrt(64): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.18033688011112042 : f32
@@ -896,10 +904,10 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
   %Qs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<64x64xbf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x64xbf16, #tile.fragment>
+  %Ks = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x128xbf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
@@ -918,31 +926,31 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
   tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
-    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
-    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<64x64xbf16, #gpu.address_space<workgroup>>
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 64)>(%n0)
+    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
     %partial = arith.cmpi ugt, %nend, %seqkv : index
     %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
     %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
     %needmask = arith.ori %partial, %diagonal : i1
     scf.if %needmask {
-      tile.parallel (%i, %c) in [128, 64] {
-        %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [128, 128] {
+        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
         %col = arith.addi %n0, %c : index
         %inside = arith.cmpi ult, %col, %seqkv : index
         %qrow = arith.addi %m0, %i : index
         %past = arith.cmpi ule, %col, %qrow : index
         %keep = arith.andi %inside, %past : i1
         %masked = arith.select %keep, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     // The new running maximum; alpha = exp2((old - new) scale) rescales
     // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
@@ -963,15 +971,15 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
     }
     // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
     // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 64] {
-      %s = memref.load %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 128] {
+      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
       %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
-      memref.store %p, %S[%i, %c] : memref<128x64xf32, #tile.fragment>
+      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
     }
-    tile.reduce add %S into %l dim 1 : memref<128x64xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xbf16, #tile.fragment>
+    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
     tile.parallel (%i, %d) in [128, 64] {
       %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
@@ -979,7 +987,7 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
       memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
     }
     // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc : memref<128x64xbf16, #tile.fragment>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -1016,11 +1024,11 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
 
 tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>,
                               %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [128] attributes {reference = @attention_bf16_causal_reference} {
+    grid [?, ?, ?] threads [256] attributes {reference = @attention_bf16_causal_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cn = arith.constant 32 : index
+  %cn = arith.constant 128 : index
   %ninf = arith.constant 0xFF800000 : f32
   // c = log2(e) / sqrt(128): exp(s / sqrt(D)) = exp2(s c), one ex2.approx.
   %scale = arith.constant 0.12751743082459868 : f32
@@ -1039,10 +1047,10 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
   %Qs = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
-  %Ks = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
-  %Vs = tile.alloc_shared : memref<32x128xbf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x32xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x32xbf16, #tile.fragment>
+  %Ks = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<128x128xbf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x128xbf16, #tile.fragment>
   %acc = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
@@ -1061,31 +1069,31 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
   tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
-    %n0 = affine.apply affine_map<(j) -> (j * 32)>(%j)
-    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<32x128xbf16, #gpu.address_space<workgroup>>
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
+    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x32xf32, #tile.fragment>
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 32)>(%n0)
+    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
     %partial = arith.cmpi ugt, %nend, %seqkv : index
     %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
     %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
     %needmask = arith.ori %partial, %diagonal : i1
     scf.if %needmask {
-      tile.parallel (%i, %c) in [128, 32] {
-        %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [128, 128] {
+        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
         %col = arith.addi %n0, %c : index
         %inside = arith.cmpi ult, %col, %seqkv : index
         %qrow = arith.addi %m0, %i : index
         %past = arith.cmpi ule, %col, %qrow : index
         %keep = arith.andi %inside, %past : i1
         %masked = arith.select %keep, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     // The new running maximum; alpha = exp2((old - new) scale) rescales
     // the sum and the output so far; -new scale is kept for the FMA below.
     tile.parallel (%i) in [128] {
@@ -1106,15 +1114,15 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
     }
     // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
     // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 32] {
-      %s = memref.load %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+    tile.parallel (%i, %c) in [128, 128] {
+      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
       %d = math.fma %s, %scale, %mneg : f32
       %p = math.exp2 %d : f32
-      memref.store %p, %S[%i, %c] : memref<128x32xf32, #tile.fragment>
+      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
     }
-    tile.reduce add %S into %l dim 1 : memref<128x32xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    tile.copy %S to %P : memref<128x32xf32, #tile.fragment> to memref<128x32xbf16, #tile.fragment>
+    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
     tile.parallel (%i, %d) in [128, 128] {
       %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
       %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
@@ -1122,7 +1130,7 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
       memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
     }
     // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc : memref<128x32xbf16, #tile.fragment>, memref<32x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -1159,10 +1167,12 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
 
 // PTX-LABEL: .entry attention_f16_d128(
 // PTX: cp.async.cg.shared.global
-// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// S = Q K^T: both operands through descriptors (K stored N x K).
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX: ex2.approx.f32
 // PTX: shfl.sync.bfly.b32
+// O += P V: P from registers, V (stored K x N) through a descriptor.
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 
 func.func @attention_f16_reference(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>, %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>,
     %LSE: memref<?x?x?xf32>) {

@@ -5,7 +5,8 @@ with its references. Usage: gen_attention.py > attention.mlir"""
 import math
 import sys
 
-def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False):
+def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None):
+    low = f", lowering = #tile.gemm_lowering<{lowering}>" if lowering else ""
     scale = math.log2(math.e) / math.sqrt(D)
     seqty = f"memref<?x?x?x{D}x{T}>"
     view = f"memref<?x{D}x{T}, strided<[{D}, 1], offset: ?>>"
@@ -70,7 +71,7 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"    tile.copy %Kh[%n0, %c0] to %Ks : {view} to {sh(BN, D)}")
     w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
     w("    // S = Q K^T, in raw units: the scale is applied inside exp2 below.")
-    w(f"    tile.gemm %Qs, %Ks, %S {{clear, transpose_b}} : {qty}, {sh(BN, D)}, {fr(BM, BN)}")
+    w(f"    tile.gemm %Qs, %Ks, %S {{clear, transpose_b{low}}} : {qty}, {sh(BN, D)}, {fr(BM, BN)}")
     # The mask, only on the blocks that need it: the one crossing the end of
     # the keys and, causal, those crossing the diagonal.
     w("    // Keys past the end (and, causal, after the query) become -inf, in")
@@ -135,7 +136,7 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"      memref.store %scaled, %acc[%i, %d] : {fr(BM, D)}")
     w("    }")
     w("    // O += P V, P read from registers.")
-    w(f"    tile.gemm %P, %Vs, %acc : {fr(BM, BN, T)}, {sh(BN, D)}, {fr(BM, D)}")
+    w(f"    tile.gemm %P, %Vs, %acc{(' {' + low[2:] + '}') if low else ''} : {fr(BM, BN, T)}, {sh(BN, D)}, {fr(BM, D)}")
     w("  }")
     w("")
     w("  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log")
@@ -283,10 +284,13 @@ HEADER = """\
 // causal or not: eight kernels, written out by gen_attention.py from one
 // template (edit that and run it again).
 //
-// Each block takes 128 query rows of one head (grid: row tiles x heads x
-// batch) and streams the head's keys and values through shared memory in
-// blocks, two stages deep (cp.async; a block past the end reads zeros):
-//   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D)
+// Each block (two warp groups, 256 threads) takes 128 query rows of one
+// head (grid: row tiles x heads x batch) and streams the head's keys and
+// values through shared memory in blocks of 128, two stages deep
+// (cp.async; a block past the end reads zeros). Both products run on
+// Hopper's wgmma (sm_90a), each warp group 64 rows:
+//   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D), Q
+//                      and K read through shared-memory descriptors
 //   mask               tile.parallel over S, in an scf.if taken only by the
 //                      blocks that need it: keys past the end (and, causal,
 //                      after the query) become -inf
@@ -298,15 +302,20 @@ HEADER = """\
 //                      then tile.reduce add into l
 //   O = O alpha + P V  tile.parallel over O, tile.copy S to an f16 fragment
 //                      P, and tile.gemm with P as the A operand, read from
-//                      registers (its layout is the accumulator's)
+//                      registers (its layout is the accumulator's, which
+//                      holds wgmma's register A fragment as it is)
 // then O / l and LSE = ln 2 (m c + log2 l) go out. Layout inference picks
-// every register layout: the accumulators' mma layout with the 4 warps
+// every register layout: the accumulators' mma layout with the 8 warps
 // splitting the rows (P feeds a gemm), the row statistics its reduced form;
 // no thread index appears. Causal blocks skip the key blocks above the
 // diagonal. docs/Attention.md walks through it op by op.
 //
 // Exponentials are base 2, the scale c folded into them: math.exp2 lowers
 // to ex2.approx.f32 (docs/Attention.md gives its error).
+// H100, 2026-11-26, B4 H32 S4096 f16: D = 128 371 TFLOP/s (296 with
+// mma.sync and 128 x 32 key blocks), causal 332; D = 64 327, causal 288.
+// SDPA in the same call: flash 335 / 303 / 298 / 282, cuDNN 647 / 568 /
+// 480 / 434 (docs/benchmarks.md).
 """
 
 
@@ -317,17 +326,20 @@ def main():
             for D in (64, 128):
                 kind = "_causal" if causal else ""
                 name = f"attention_{T}_d{D}{kind}"
-                k = kernel(name, T, D, causal, BM=128, BN=64 if D == 64 else 32)
+                k = kernel(name, T, D, causal, BM=128, BN=128, threads=256,
+                           lowering="wgmma")
                 k = k.replace(f"@{name}_reference", f"@attention_{T}{kind}_reference")
                 if name == "attention_f16_d128":
                     k = "// CHECK-LABEL: tile.kernel @attention_f16_d128\n// CHECK: tile.reduce max\n// CHECK: tile.gemm\n" + k
                 out.append(k)
     out.append("""// PTX-LABEL: .entry attention_f16_d128(
 // PTX: cp.async.cg.shared.global
-// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// S = Q K^T: both operands through descriptors (K stored N x K).
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX: ex2.approx.f32
 // PTX: shfl.sync.bfly.b32
+// O += P V: P from registers, V (stored K x N) through a descriptor.
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 """)
     for causal in (False, True):
         for T in ("f16", "bf16"):

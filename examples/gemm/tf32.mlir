@@ -58,12 +58,13 @@ tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
 // the transposed wgmma layout, which the epilogue copy writes as any
 // other. The tiles (K tiles of 64: 256-byte rows, two 128-byte panels)
 // come by TMA through a rolled 4-stage pipeline.
+// The MMAs stay in flight into the next iteration; as they still read B^T's
+// registers, the pipeline runs two copies of the body per loop iteration.
 // H100, 2026-11-26: correct (--check-repeat 20; compute-sanitizer
 // racecheck, synccheck and memcheck clean) but slower than the mma.sync
-// kernel: 32.8 us against 24.0 (cuBLAS TF32 21.1). Each K tile is a chain
-// of latencies that nothing overlaps (one block per SM): the in-place
-// rounding with its fence and barrier, B^T's loads, the MMAs and their
-// wait, since registers read by in-flight MMAs cannot be reloaded
+// kernel: 29.5 us against 24.2 (cuBLAS TF32 20.7). With one warp per
+// scheduler the warps are issue-bound: rounding A in place, loading and
+// converting B^T take more issue slots than the MMAs take cycles
 // (docs/benchmarks.md).
 // CHECK-LABEL: tile.kernel @gemm_tf32_wgmma
 tile.kernel @gemm_tf32_wgmma(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,

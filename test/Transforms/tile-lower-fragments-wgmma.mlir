@@ -149,6 +149,34 @@ tile.kernel @wgmma_tf32_transposed(%C: memref<64x64xf32>) grid [1] threads [128]
 
 // -----
 
+// A fragment A (attention's P): the m64nNk16 A fragment of each warp is the
+// mma.sync m16n8k16 one, which P's layout (the accumulator layout of
+// 64 x 32 with warps [4, 1]) holds as it is: per K step of 16, registers
+// 0-3 and 4-7 of the warp's two m16n8 tiles, packed two f16 to a 32-bit
+// register, after one wgmma.fence; B (stored K x N) through a descriptor,
+// transposed (the last immediate 1). Two K steps, the first scale-d 0.
+// CHECK-LABEL: tile.kernel @wgmma_fragment_a
+// CHECK: %[[P:.+]] = tile.alloc_local : memref<8x2xf16>
+// CHECK: memref.load %[[P]][%c0, %c0]
+// CHECK: memref.load %[[P]][%c0, %c1]
+// CHECK: vector.bitcast %{{.+}} : vector<2xf16> to vector<1xi32>
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, {$64,$65,$66,$67}, $68, p, 1, 1, 1;
+// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+tile.kernel @wgmma_fragment_a(%A: memref<64x32xf16>, %C: memref<64x64xf32>) grid [1] threads [128] {
+  %P = tile.alloc_fragment : memref<64x32xf16, #tile.fragment>
+  %Bs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.copy %A to %P : memref<64x32xf16> to memref<64x32xf16, #tile.fragment>
+  tile.gemm %P, %Bs, %acc {clear, lowering = #tile.gemm_lowering<wgmma>} : memref<64x32xf16, #tile.fragment>, memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
+}
+
+// -----
+
 // A gemm left in flight by a rolled pipeline (tile.wgmma_in_flight): it
 // waits for the previous group only, and the loop is followed by a wait
 // for all, through which C's registers pass.

@@ -1375,16 +1375,6 @@ tile.kernel @wgmma_f16_accumulator() grid [1] threads [128] {
 
 // -----
 
-tile.kernel @wgmma_fragment_a() grid [1] threads [128] {
-  %P = tile.alloc_fragment : memref<64x64xf16, #tile.fragment>
-  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
-  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
-  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads A from shared memory; a fragment A operand needs lowering = #tile.gemm_lowering<mma_sync> (wgmma with A in registers is not supported yet)}}
-  tile.gemm %P, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
-}
-
-// -----
-
 tile.kernel @tma_source_not_argument(%A: memref<64x64xf16>) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>

@@ -299,6 +299,9 @@ private:
   LogicalResult seedDescriptorOperands(GemmOp gemm) {
     for (auto [name, operand] :
          {std::make_pair("A", gemm.getA()), std::make_pair("B", gemm.getB())}) {
+      // A fragment A operand is read from registers.
+      if (isFragment(operand))
+        continue;
       auto alloc = operand.getDefiningOp<AllocSharedOp>();
       if (!alloc)
         return gemm.emitOpError("wgmma lowering reads operand ")

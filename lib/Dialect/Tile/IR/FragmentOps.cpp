@@ -184,11 +184,6 @@ LogicalResult GemmOp::verifyWgmma(int64_t warps) {
   auto a = cast<MemRefType>(getA().getType());
   auto b = cast<MemRefType>(getB().getType());
   Type element = a.getElementType();
-  if (getMemorySpace(a) == MemorySpace::Fragment)
-    return emitOpError("wgmma lowering reads A from shared memory; a "
-                       "fragment A operand needs lowering = "
-                       "#tile.gemm_lowering<mma_sync> (wgmma with A in "
-                       "registers is not supported yet)");
   if (!getC().getType().getElementType().isF32())
     return emitOpError("wgmma lowering accumulates in f32, got ")
            << getC().getType().getElementType()
@@ -229,6 +224,9 @@ LogicalResult GemmOp::verifyWgmma(int64_t warps) {
     return emitOpError("wgmma lowering needs K to be a multiple of ")
            << kStep << " for " << element << ", got " << k;
   for (auto [name, type] : {std::make_pair("A", a), std::make_pair("B", b)}) {
+    // A fragment A operand is read from registers.
+    if (getMemorySpace(type) == MemorySpace::Fragment)
+      continue;
     int64_t rowBytes = type.getDimSize(1) * bytes;
     if (rowBytes % 128 != 0)
       return emitOpError("wgmma lowering reads operand ")

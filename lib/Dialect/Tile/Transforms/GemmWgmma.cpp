@@ -149,13 +149,15 @@ struct DescriptorOperand {
 class WgmmaEmitter {
 public:
   WgmmaEmitter(OpBuilder &builder, GemmOp gemm, int64_t instructionN,
-               Value thread)
-      : b(builder), loc(gemm.getLoc()), gemm(gemm), instructionN(instructionN) {
+               const FragmentRegisters *aRegisters, Value thread)
+      : b(builder), loc(gemm.getLoc()), gemm(gemm), instructionN(instructionN),
+        aRegisters(aRegisters) {
     elementType = cast<MemRefType>(gemm.getA().getType()).getElementType();
     elementBytes = elementType.getIntOrFloatBitWidth() / 8;
     kStep = kStepBytes / elementBytes;
     transposed = gemm.isTransposedWgmma();
-    a = describe(gemm.getA(), /*kMajor=*/!gemm.getTransposeA());
+    if (!aRegisters)
+      a = describe(gemm.getA(), /*kMajor=*/!gemm.getTransposeA());
     if (!transposed)
       bOperand = describe(gemm.getB(), /*kMajor=*/gemm.getTransposeB());
     // The warp index made provably warp-uniform (a shuffle from lane 0):
@@ -219,7 +221,26 @@ public:
     if (transposed)
       for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep)
         bTransposed.push_back(loadBTransposed(k0));
+    // A fragment A: its registers for every K step (the m64nNk16 A
+    // fragment of each warp is the mma.sync m16n8k16 one, which the
+    // accumulator layout of A holds as it is).
+    SmallVector<SmallVector<Value, 4>> aFragment;
+    if (aRegisters)
+      for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep)
+        aFragment.push_back(readARegisters(k0));
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    if (aRegisters) {
+      for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
+        bool zero = gemm.getClear() && k0 == 0;
+        for (int64_t j = 0; j < instructions; ++j)
+          acc[j] = mmaWithRegisterA(
+              acc[j], aFragment[k0 / kStep],
+              descriptor(bOperand, Value(), /*mn0=*/j * instructionN, k0),
+              zero);
+      }
+      finish(c, acc);
+      return;
+    }
     if (transposed) {
       for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
         bool zero = gemm.getClear() && k0 == 0;
@@ -401,6 +422,34 @@ private:
     }
   }
 
+  /// The A fragment registers of the K step at `k0` from a fragment A
+  /// (its layout: the mma accumulator layout of M x K with warps [W, 1]):
+  /// a0 a1 (g, 2q..), a2 a3 (g+8, 2q..), a4 a5 (g, 2q+8..), a6 a7 (g+8,
+  /// 2q+8..) are the register pairs c0 c1 and c2 c3 of the warp's m16n8
+  /// tiles at K columns k0 and k0 + 8, packed two to a 32-bit register.
+  SmallVector<Value, 4> readARegisters(int64_t k0) {
+    int64_t tilesK = gemm.getK() / kMmaTileCols;
+    SmallVector<Value, 4> regs;
+    for (int64_t tk = k0 / kMmaTileCols; tk < k0 / kMmaTileCols + 2; ++tk) {
+      for (int64_t pair = 0; pair < 2; ++pair) {
+        int64_t first = 4 * tk + 2 * pair;
+        assert(first + 1 < 4 * tilesK && "register outside the fragment");
+        (void)tilesK;
+        SmallVector<Value, 2> halves;
+        for (int64_t reg = first; reg < first + 2; ++reg)
+          halves.push_back(memref::LoadOp::create(
+              b, loc, aRegisters->buffer, aRegisters->indices(b, loc, reg)));
+        Value word = vector::BitCastOp::create(
+            b, loc, VectorType::get({1}, b.getI32Type()),
+            vector::FromElementsOp::create(
+                b, loc, VectorType::get({2}, elementType), halves));
+        regs.push_back(
+            vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+      }
+    }
+    return regs;
+  }
+
   /// The registers of B^T (N x K, from B stored K x N) for the K step at
   /// `k0`: the m64nNk8 tf32 A fragment of this thread's warp, rounded.
   SmallVector<Value, 4> loadBTransposed(int64_t k0) {
@@ -418,9 +467,10 @@ private:
     return {load(k, n), load(k, n8), load(k4, n), load(k4, n8)};
   }
 
-  /// One m64nNk8 tf32 wgmma with its A operand in registers (inline PTX:
-  /// nvvm.wgmma.mma_async reads A from shared memory only), accumulating
-  /// into the struct `acc` (tied), scale-d 0 when `zero`.
+  /// One wgmma (m64nNk8 tf32, m64nNk16 f16 or bf16) with its A operand in
+  /// 4 registers (inline PTX: nvvm.wgmma.mma_async reads A from shared
+  /// memory only), accumulating into the struct `acc` (tied), scale-d 0
+  /// when `zero`.
   Value mmaWithRegisterA(Value acc, ArrayRef<Value> aRegisters,
                          Value descriptorB, bool zero) {
     int64_t count = instructionN / 2;
@@ -440,13 +490,21 @@ private:
       constraints += std::to_string(i) + ",";
     constraints += "r,r,r,r,l,r";
     int64_t first = 2 * count;
+    // tf32 takes no transpose; f16 and bf16 take B's (1: stored K x N).
+    std::string typeName = elementType.isF32()    ? "tf32"
+                           : elementType.isBF16() ? "bf16"
+                                                  : "f16";
+    std::string transposeB =
+        elementType.isF32() ? "" : (bOperand.kMajor ? ", 0" : ", 1");
     std::string text =
         "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(first + 5) +
         ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-        std::to_string(instructionN) + "k8.f32.tf32.tf32 {" + accumulators +
-        "}, {$" + std::to_string(first) + ",$" + std::to_string(first + 1) +
-        ",$" + std::to_string(first + 2) + ",$" + std::to_string(first + 3) +
-        "}, $" + std::to_string(first + 4) + ", p, 1, 1;\n}";
+        std::to_string(instructionN) + "k" + std::to_string(kStep) +
+        ".f32." + typeName + "." + typeName + " {" + accumulators + "}, {$" +
+        std::to_string(first) + ",$" + std::to_string(first + 1) + ",$" +
+        std::to_string(first + 2) + ",$" + std::to_string(first + 3) +
+        "}, $" + std::to_string(first + 4) + ", p, 1, 1" + transposeB +
+        ";\n}";
     auto type = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(count, b.getF32Type()));
     return LLVM::InlineAsmOp::create(
@@ -518,6 +576,7 @@ private:
   int64_t instructionN;
   Type elementType;
   int64_t elementBytes, kStep;
+  const FragmentRegisters *aRegisters;
   bool transposed;
   DescriptorOperand a, bOperand;
   Value thread, lane, warpIndex, warpGroup;
@@ -526,7 +585,8 @@ private:
 } // namespace
 
 LogicalResult tile::lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
-                                     const FragmentRegisters &c, Value thread) {
+                                     const FragmentRegisters &c,
+                                     const FragmentRegisters *a, Value thread) {
   auto kernel = gemm->getParentOfType<KernelOp>();
   if (failed(gemm.verifyWgmma(kernel.getNumThreads() / kWarpSize)))
     return failure();
@@ -545,7 +605,17 @@ LogicalResult tile::lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
            << (transposed ? "" : std::to_string(warps) + ", 1")
            << (transposed ? std::to_string(warps) + "]" : "]") << ", got "
            << c.layout;
-  SmallVector<Value, 2> descriptorOperands = {gemm.getA()};
+  if (a) {
+    LayoutAttr aLayout = getMmaAccumulatorLayout(
+        gemm.getContext(), {gemm.getM(), gemm.getK()}, warps, 1);
+    if (a->layout != aLayout)
+      return gemm.emitOpError("wgmma lowering reads a fragment A in the "
+                              "accumulator layout of M x K with warps [")
+             << warps << ", 1], got " << a->layout;
+  }
+  SmallVector<Value, 2> descriptorOperands;
+  if (!a)
+    descriptorOperands.push_back(gemm.getA());
   if (!transposed)
     descriptorOperands.push_back(gemm.getB());
   for (Value operand : descriptorOperands) {
@@ -570,6 +640,6 @@ LogicalResult tile::lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
            << (transposed ? "M = " : "N = ") << width
            << " into instructions of at most 256 columns that start on a "
               "128-byte panel of B";
-  WgmmaEmitter(builder, gemm, *instructionN, thread).emit(c);
+  WgmmaEmitter(builder, gemm, *instructionN, a, thread).emit(c);
   return success();
 }

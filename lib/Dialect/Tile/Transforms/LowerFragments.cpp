@@ -457,7 +457,7 @@ private:
                                 "compiled for ")
                << chip << ": use lowering = #tile.gemm_lowering<mma_sync> "
                << "or compile with chip=sm_90a";
-      return lowerGemmToWgmma(builder, gemm, c, thread);
+      return lowerGemmToWgmma(builder, gemm, c, a, thread);
     }
     return lowerGemmToMmaSync(builder, gemm, c, a, thread);
   }

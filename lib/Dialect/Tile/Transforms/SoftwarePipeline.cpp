@@ -353,7 +353,9 @@ static bool canUseTma(PipelinedOp loop, const PipelinePlan &plan) {
 static SmallVector<GemmOp> getOverlappableGemms(PipelinedOp loop) {
   SmallVector<GemmOp> gemms;
   for (auto gemm : loop.getBody().front().getOps<GemmOp>()) {
-    if (gemm.getLowering() != GemmLowering::wgmma)
+    // A fragment A's registers are rewritten by the ops that compute it.
+    if (gemm.getLowering() != GemmLowering::wgmma ||
+        getMemorySpace(gemm.getA().getType()) == MemorySpace::Fragment)
       continue;
     bool alone = llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
       return user == gemm.getOperation() || !loop->isAncestor(user);

@@ -819,7 +819,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     transposed), as `P` in attention's `O += P * V`: the warps then split
     `M` only (`warps = [W, 1]`), and `A`'s layout is the accumulator layout
     of an `M x K` product with those warps, which holds exactly the `A`
-    operand registers of `mma.sync` m16n8k16. An accumulator converted to
+    operand registers of `mma.sync` m16n8k16 and of wgmma m64nNk16 (whose
+    register form the wgmma lowering then uses). An accumulator converted to
     f16 (`tile.copy %S to %P`) feeds the next product without a trip
     through shared memory; layout inference gives the product that makes
     `S` the same warp split.

@@ -67,10 +67,12 @@ LogicalResult lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
 
 /// Lowers `gemm` to wgmma.mma_async of warp groups reading A and B from
 /// swizzled shared tiles through descriptors (sm_90a), on `c`, the
-/// accumulator's registers. Fails with an error at the op when the shapes
-/// or operands do not fit the instruction.
+/// accumulator's registers, and `a`, A's registers when A is a fragment
+/// (else null: then A too is read through a descriptor). Fails with an
+/// error at the op when the shapes or operands do not fit the instruction.
 LogicalResult lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
-                               const FragmentRegisters &c, Value thread);
+                               const FragmentRegisters &c,
+                               const FragmentRegisters *a, Value thread);
 
 /// Lowers `gemm` to per-thread FMAs over K for the elements of C the thread
 /// holds (any layout, any chip, the CPU target). A fragment A operand (`a`)
