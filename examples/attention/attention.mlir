@@ -53,10 +53,10 @@
 //
 // Exponentials are base 2, the scale c folded into them: math.exp2 lowers
 // to ex2.approx.f32 (docs/Attention.md gives its error).
-// H100, 2026-11-26, B4 H32 S4096 f16: D = 128 371 TFLOP/s (296 with
-// mma.sync and 128 x 32 key blocks), causal 332; D = 64 327, causal 288.
-// SDPA in the same call: flash 335 / 303 / 298 / 282, cuDNN 647 / 568 /
-// 480 / 434 (docs/benchmarks.md).
+// H100, 2026-11-26, B4 H32 S4096 f16: D = 128 373 TFLOP/s (296 with
+// mma.sync and 128 x 32 key blocks), causal 326; D = 64 327, causal 290.
+// SDPA in the same call: flash 322 / 301 / 294 / 284, cuDNN 639 / 572 /
+// 478 / 438 (docs/Attention.md has 1k to 16k, f16 and bf16).
 
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
