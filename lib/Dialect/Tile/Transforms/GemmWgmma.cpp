@@ -215,39 +215,27 @@ public:
       }
       acc.push_back(value);
     }
-    // B^T's registers for every K step, loaded before the fence that
-    // orders them before the MMAs.
-    SmallVector<SmallVector<Value, 4>> bTransposed;
-    if (transposed)
+    // The instruction's register A operand for every K step, loaded before
+    // the fence that orders it before the MMAs: a fragment A's registers
+    // (the m64nNk16 A fragment of each warp is the mma.sync m16n8k16 one,
+    // which the accumulator layout of A holds as it is), or B^T's in a
+    // transposed product.
+    SmallVector<SmallVector<Value, 4>> registerA;
+    if (aRegisters || transposed)
       for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep)
-        bTransposed.push_back(loadBTransposed(k0));
-    // A fragment A: its registers for every K step (the m64nNk16 A
-    // fragment of each warp is the mma.sync m16n8k16 one, which the
-    // accumulator layout of A holds as it is).
-    SmallVector<SmallVector<Value, 4>> aFragment;
-    if (aRegisters)
-      for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep)
-        aFragment.push_back(readARegisters(k0));
+        registerA.push_back(aRegisters ? readARegisters(k0)
+                                       : loadBTransposed(k0));
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    if (aRegisters) {
+    if (!registerA.empty()) {
+      // The other operand, through descriptors: B, or A's tile when the
+      // product is transposed.
+      const DescriptorOperand &shared = aRegisters ? bOperand : a;
       for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
         bool zero = gemm.getClear() && k0 == 0;
         for (int64_t j = 0; j < instructions; ++j)
           acc[j] = mmaWithRegisterA(
-              acc[j], aFragment[k0 / kStep],
-              descriptor(bOperand, Value(), /*mn0=*/j * instructionN, k0),
-              zero);
-      }
-      finish(c, acc);
-      return;
-    }
-    if (transposed) {
-      for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
-        bool zero = gemm.getClear() && k0 == 0;
-        for (int64_t j = 0; j < instructions; ++j)
-          acc[j] = mmaWithRegisterA(
-              acc[j], bTransposed[k0 / kStep],
-              descriptor(a, Value(), /*mn0=*/j * instructionN, k0), zero);
+              acc[j], registerA[k0 / kStep],
+              descriptor(shared, Value(), /*mn0=*/j * instructionN, k0), zero);
       }
       finish(c, acc);
       return;
