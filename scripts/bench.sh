@@ -53,6 +53,10 @@ ours=(
   "gemm_bf16_4096|examples/gemm/wgmma.mlir|--kernel gemm_bf16 --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --flops 137438953472"
   "gemm_f16_8192|examples/gemm/wgmma.mlir|--kernel gemm_f16 --shape A=8192x8192 --shape B=8192x8192 --shape C=8192x8192 --flops 1099511627776"
   "gemm_bf16_8192|examples/gemm/wgmma.mlir|--kernel gemm_bf16 --shape A=8192x8192 --shape B=8192x8192 --shape C=8192x8192 --flops 1099511627776"
+  "gemm_f16_4096|examples/gemm/warp_specialized.mlir|--kernel gemm_f16_ws --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --flops 137438953472"
+  "gemm_bf16_4096|examples/gemm/warp_specialized.mlir|--kernel gemm_bf16_ws --shape A=4096x4096 --shape B=4096x4096 --shape C=4096x4096 --flops 137438953472"
+  "gemm_f16_8192|examples/gemm/warp_specialized.mlir|--kernel gemm_f16_ws --shape A=8192x8192 --shape B=8192x8192 --shape C=8192x8192 --flops 1099511627776"
+  "gemm_bf16_8192|examples/gemm/warp_specialized.mlir|--kernel gemm_bf16_ws --shape A=8192x8192 --shape B=8192x8192 --shape C=8192x8192 --flops 1099511627776"
   "gemm_tf32_1024x512x2048|examples/gemm/tf32.mlir|--kernel gemm_tf32 --flops 2147483648"
   "gemm_tf32_1024x512x2048|examples/gemm/tf32.mlir|--kernel gemm_tf32_wgmma --flops 2147483648"
 )

@@ -36,9 +36,12 @@ run_file() {
     name=$(echo "$file" | sed 's|^examples/||; s|^test/tile-run/||')
     [ ${#runs[@]} -gt 1 ] && name="$name#$i"
     log="$log_dir/$(echo "$name" | tr '/#' '__').log"
+    # A kernel that deadlocks (an mbarrier never completing) fails the run
+    # after TILE_SUITE_TIMEOUT seconds instead of hanging the suite.
     # shellcheck disable=SC2086
-    "$tile_run" "$file" $args >"$log" 2>&1
+    timeout "${TILE_SUITE_TIMEOUT:-300}" "$tile_run" "$file" $args >"$log" 2>&1
     local status=$?
+    [ $status -eq 124 ] && echo "FAIL: timed out (a deadlock?)" >>"$log"
     local detail
     detail=$(grep -Eo 'median [0-9.]+ us|[0-9.]+ GB/s|FAIL.*|tile-run: .*' "$log" |
              head -3 | paste -sd ' ' - | cut -c1-110)

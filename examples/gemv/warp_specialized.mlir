@@ -6,8 +6,8 @@
 
 // The TileLang GEMV tutorial's warp-specialized kernel (N = K = 1024, f16
 // inputs, f32 accumulation, BLOCK_N = BLOCK_K = 128): the first 128 threads
-// of a 256-thread block produce, loading the K tiles of A and B into shared
-// memory; the other 128 consume, one output row each. Unlike the tutorial's
+// of a 256-thread block consume, one output row each; the other 128
+// produce, loading the K tiles of A and B into shared memory. Unlike the tutorial's
 // single buffer, two stages: the producer fills one while the consumer
 // reads the other, with 16-byte cp.async copies whose completion arrives
 // on the stage's "full" mbarrier. The lowering gives each stage a "full"
@@ -65,7 +65,8 @@ tile.kernel @gemv_warp_specialized(%A: memref<1024xf16>, %B: memref<1024x1024xf1
       }
     }
   } consumer(%bk, %s) threads 128 regs 240 {
-    %t = arith.subi %tx, %c128 : index
+    // The consumer's threads are the block's first.
+    %t = tile.thread_id x
     tile.serial %p = %c0 to %c16 step %c1 {
       %col = arith.muli %p, %c8 : index
       tile.vectorized %e = %c0 to %c8 step %c1 {
@@ -87,10 +88,9 @@ tile.kernel @gemv_warp_specialized(%A: memref<1024xf16>, %B: memref<1024x1024xf1
     }
   }
   // The consumers hold the results.
-  %consumer = arith.cmpi uge, %tx, %c128 : index
+  %consumer = arith.cmpi ult, %tx, %c128 : index
   scf.if %consumer {
-    %t = arith.subi %tx, %c128 : index
-    %n = arith.addi %n0, %t : index
+    %n = arith.addi %n0, %tx : index
     %sum = memref.load %acc[%c0] : memref<1xf32>
     %res = arith.truncf %sum : f32 to f16
     memref.store %res, %C[%n] : memref<1024xf16>

@@ -72,7 +72,9 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   pipelining.tma = options.tma && chipHasTma(options.chip);
   kernelPm.addPass(createTileSoftwarePipeline(pipelining));
   kernelPm.addPass(createTileInsertBarriers());
-  kernelPm.addPass(createTileLowerWarpSpecialize());
+  TileLowerWarpSpecializeOptions specialization;
+  specialization.tma = pipelining.tma;
+  kernelPm.addPass(createTileLowerWarpSpecialize(specialization));
   TileLowerFragmentsOptions fragments;
   fragments.gemmLowering = options.gemmLowering;
   fragments.chip = options.chip;

@@ -147,18 +147,27 @@ tile.kernel @no_warp_split() grid [1] threads [256] {
 
 // -----
 
+// A fragment used in a pipeline's consumer role lives in the consumer's
+// threads (the block's first 128 of 256): its blocked layout spreads it
+// over them, and a gemm there splits the consumer's warps.
+// CHECK-LABEL: tile.kernel @fragment_in_role
+// CHECK: tile.alloc_fragment {layout = #tile.layout<shape = [8, 128], threads = 128,
+// CHECK: tile.gemm {{.*}}warps = array<i64: 2, 2>
 tile.kernel @fragment_in_role(%A: memref<8x128xf16>) grid [1] threads [256] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %buf = tile.alloc_shared : memref<2x8x128xf16, #gpu.address_space<workgroup>>
   %f = tile.alloc_fragment : memref<8x128xf32, #tile.fragment>
+  %As = tile.alloc_shared : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<32x16xf32, #tile.fragment>
   tile.warp_specialize %c0 to %c2 step %c1 stages 2
       buffers(%buf : memref<2x8x128xf16, #gpu.address_space<workgroup>>)
       producer(%k, %s) threads 128 {
   } consumer(%k, %s) threads 128 {
-    // expected-error @+1 {{'tile.clear' op uses a fragment inside a 'tile.warp_specialize' role: a fragment's layout spreads it over every thread of the block, and a role has only some of them (not supported yet)}}
     tile.clear %f : memref<8x128xf32, #tile.fragment>
+    tile.gemm %As, %Bs, %acc : memref<32x16xf16, #gpu.address_space<workgroup>>, memref<16x16xf16, #gpu.address_space<workgroup>>, memref<32x16xf32, #tile.fragment>
   }
 }
 

@@ -4,10 +4,12 @@
 // Two stages: full[s] = barrier s (twice the producer count: each producer
 // thread arrives explicitly and once more when its cp.async copies land,
 // .noinc), empty[s] = barrier 2 + s (consumer count), initialized by
-// thread 0 before a block barrier; the
-// producer waits for empty with the inverted phase, the consumer for full;
-// each arrives on the other's barrier; setmaxnreg in each role, with the
-// register count at entry recorded on the kernel.
+// thread 0 before a block barrier. The consumer's threads come first (what
+// they hold after the op sits where it would without specialization), the
+// producer's after them. The consumer waits for full, the producer for
+// empty with the inverted phase; each arrives on the other's barrier;
+// setmaxnreg in each role, with the register count at entry recorded on
+// the kernel.
 // CHECK-LABEL: tile.kernel @pipeline
 // CHECK-SAME: tile.max_registers = 168 : i32
 // CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
@@ -15,28 +17,39 @@
 // CHECK:   nvgpu.mbarrier.init %[[BARS]][%c0{{.*}}], %c256
 // CHECK:   nvgpu.mbarrier.init %[[BARS]][%c2{{.*}}], %c256
 // CHECK: tile.barrier
+// The roles compare a warp index made warp-uniform by a shuffle. The
+// producer's code comes first; each role ends by restoring the register
+// count at entry.
+// CHECK: %[[P8:.+]] = arith.constant 8 : index
+// CHECK: arith.cmpi uge, %{{.*}}, %[[P8]]
 // CHECK: scf.if
 // CHECK:   nvvm.setmaxregister decrease 40
 // CHECK:   scf.for
 // CHECK:     %[[S:.+]] = arith.remui
-// CHECK:     %[[EMPTY:.+]] = arith.addi %[[S]], %c2
 // CHECK:     %[[NOT:.+]] = arith.xori
+// CHECK:     %[[EMPTY:.+]] = arith.addi %[[S]], %c2{{.*}}
 // CHECK:     nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[EMPTY]]], %[[NOT]]
 // CHECK:     tile.copy {{.*}} {tile.async}
 // CHECK:     %[[ADDR:.+]] = nvgpu.mbarrier.get %[[BARS]][%[[S]]]
 // CHECK:     %[[PTR:.+]] = llvm.inttoptr %[[ADDR]] : i32 to !llvm.ptr<3>
 // CHECK:     nvvm.cp.async.mbarrier.arrive %[[PTR]] {noinc = true}
 // CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[S]]]
-// CHECK: } {tile.role_first = 0 : i64, tile.role_threads = 128 : i64}
+// CHECK:   }
+// CHECK-NEXT: nvvm.setmaxregister increase 168
+// CHECK-NEXT: } {tile.role_first = 256 : i64, tile.role_threads = 128 : i64}
+// CHECK: %[[C8:.+]] = arith.constant 8 : index
+// CHECK: arith.cmpi ult, %{{.*}}, %[[C8]]
 // CHECK: scf.if
 // CHECK:   nvvm.setmaxregister increase 232
 // CHECK:   scf.for
 // CHECK:     %[[CS:.+]] = arith.remui
-// CHECK:     %[[CEMPTY:.+]] = arith.addi %[[CS]], %c2
 // CHECK:     nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[CS]]]
 // CHECK:     tile.copy
+// CHECK:     %[[CEMPTY:.+]] = arith.addi %[[CS]], %c2{{.*}}
 // CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[CEMPTY]]]
-// CHECK: } {tile.role_first = 128 : i64, tile.role_threads = 256 : i64}
+// CHECK:   }
+// CHECK-NEXT: nvvm.setmaxregister decrease 168
+// CHECK-NEXT: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
 // Both roles are done with the mbarriers before what follows.
 // CHECK-NEXT: tile.barrier
 // Collective ops in a role are spread over that role's threads only: the
@@ -45,16 +58,16 @@
 // ROLES-LABEL: tile.kernel @pipeline
 // ROLES: nvgpu.mbarrier.try_wait.parity
 // ROLES: %[[P:.+]] = tile.thread_id x
-// ROLES-NEXT: %[[C64:.+]] = arith.constant 64 : index
-// ROLES-NEXT: arith.cmpi ult, %[[P]], %[[C64]]
-// ROLES: } {tile.role_first = 0 : i64, tile.role_threads = 128 : i64}
-// ROLES: nvgpu.mbarrier.try_wait.parity
-// ROLES: %[[T:.+]] = tile.thread_id x
-// ROLES-NEXT: %[[FIRST:.+]] = arith.constant 128 : index
-// ROLES-NEXT: %[[C:.+]] = arith.subi %[[T]], %[[FIRST]]
+// ROLES-NEXT: %[[FIRST:.+]] = arith.constant 256 : index
+// ROLES-NEXT: %[[C:.+]] = arith.subi %[[P]], %[[FIRST]]
 // ROLES-NEXT: %[[C64B:.+]] = arith.constant 64 : index
 // ROLES-NEXT: arith.cmpi ult, %[[C]], %[[C64B]]
-// ROLES: } {tile.role_first = 128 : i64, tile.role_threads = 256 : i64}
+// ROLES: } {tile.role_first = 256 : i64, tile.role_threads = 128 : i64}
+// ROLES: nvgpu.mbarrier.try_wait.parity
+// ROLES: %[[T:.+]] = tile.thread_id x
+// ROLES-NEXT: %[[C64:.+]] = arith.constant 64 : index
+// ROLES-NEXT: arith.cmpi ult, %[[T]], %[[C64]]
+// ROLES: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
 tile.kernel @pipeline(%X: memref<16x256xf32>, %Y: memref<16x256xf32>) grid [1] threads [384] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -98,7 +111,7 @@ tile.kernel @other_shared(%Y: memref<8xf32>) grid [1] threads [256] {
   tile.warp_specialize %c0 to %c1 step %c1 stages 1
       buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
       producer(%k, %s) threads 128 {
-    // expected-error @below {{'memref.store' in the producer of a 'tile.warp_specialize' touches shared memory that is not one of its buffers (directly): no barrier can order it with the other role's accesses}}
+    // expected-error @below {{'memref.store' in the producer of a 'tile.warp_specialize' touches shared memory that is not one of its buffers or tiles (directly): no barrier can order it with the other role's accesses}}
     memref.store %f, %other[%c0] : memref<8xf32, #gpu.address_space<workgroup>>
   } consumer(%k, %s) threads 128 {
   }
@@ -208,7 +221,7 @@ tile.kernel @different_regs() grid [1] threads [256] {
       producer(%k, %s) threads 128 regs 40 {
   } consumer(%k, %s) threads 128 regs 200 {
   }
-  // expected-error @below {{every 'tile.warp_specialize' of a kernel must give the same regs (setmaxnreg is not undone after a role)}}
+  // expected-error @below {{every 'tile.warp_specialize' of a kernel must give the same regs (the kernel's register count at entry is chosen for them)}}
   tile.warp_specialize %c0 to %c1 step %c1 stages 1
       buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
       producer(%k, %s) threads 128 regs 80 {
@@ -244,5 +257,40 @@ tile.kernel @local_source() grid [1] threads [256] {
       memref.store %v, %buf[%s, %i] : memref<1x512xf32, #gpu.address_space<workgroup>>
     }
   } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+// Tiles without TMA (another chip, or the CPU target): one allocation of
+// the stages, each iteration's a view; the whole producer role copies with
+// cp.async, which arrives on full[s] as each thread's copies land (count:
+// twice the producer's threads).
+// CHECK-LABEL: tile.kernel @tiles
+// CHECK: %[[RAW:.+]] = tile.alloc_shared {alignment = 16 : i64} : memref<8192xi8, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c256
+// CHECK-NOT: tile.tma_load
+// CHECK: %[[V:.+]] = memref.view %[[RAW]][%{{.*}}][] : memref<8192xi8, #gpu.address_space<workgroup>> to memref<4x256xf32, #gpu.address_space<workgroup>>
+// CHECK: tile.copy %{{.*}} to %[[V]] {tile.async}
+// CHECK: nvvm.cp.async.mbarrier.arrive
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: } {tile.role_first = 128 : i64, tile.role_threads = 128 : i64}
+// CHECK: %[[CV:.+]] = memref.view %[[RAW]]
+// CHECK: tile.copy %[[CV]] to
+// CHECK: } {tile.role_first = 0 : i64, tile.role_threads = 128 : i64}
+tile.kernel @tiles(%X: memref<64x256xf32>, %Y: memref<64x256xf32>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %t = tile.alloc_shared : memref<4x256xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c16 step %c1 stages 2
+      tiles(%t : memref<4x256xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+    %r = arith.muli %k, %c4 : index
+    tile.copy %X[%r, %c0] to %t : memref<64x256xf32> to memref<4x256xf32, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 128 {
+    %r = arith.muli %k, %c4 : index
+    tile.copy %t to %Y[%r, %c0] : memref<4x256xf32, #gpu.address_space<workgroup>> to memref<64x256xf32>
   }
 }

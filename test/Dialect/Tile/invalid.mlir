@@ -1016,7 +1016,7 @@ tile.kernel @forged_role(%X: memref<64xf32>) grid [1] threads [64] {
   %c32 = arith.constant 32 : index
   %tx = tile.thread_id x
   %lo = arith.cmpi ult, %tx, %c32 : index
-  // expected-error @below {{'scf.if' op 'tile.role_first' marks a role of a lowered 'tile.warp_specialize': its condition must select exactly the role's threads (index < threads for the first role, index >= first for the last)}}
+  // expected-error @below {{'scf.if' op 'tile.role_first' marks a role of a lowered 'tile.warp_specialize': its condition must select exactly the role's threads (index < threads for the first role, index >= first for the last; or the same in warps of a shuffled warp index)}}
   scf.if %lo {
     tile.barrier
   } {tile.role_first = 0 : i64, tile.role_threads = 16 : i64}
@@ -1047,7 +1047,7 @@ tile.kernel @fragment_nested(%n: index) grid [1] threads [32] {
 // -----
 
 tile.kernel @fragment_layout_threads() grid [1] threads [64] {
-  // expected-error @+1 {{'tile.alloc_fragment' op layout spreads the fragment over 2 threads but the block has 64}}
+  // expected-error @+1 {{'tile.alloc_fragment' op layout spreads the fragment over 2 threads but the block has 64 (and no pipeline's consumer role has 2)}}
   %f = tile.alloc_fragment {layout = #tile.layout<shape = [4], threads = 2, registers = 2, map = (d0, d1) -> (d1 * 2 + d0)>} : memref<4xf32, #tile.fragment>
 }
 
@@ -1245,7 +1245,7 @@ tile.kernel @parallel_layout_shape() grid [1] threads [2] {
 // -----
 
 tile.kernel @parallel_layout_threads() grid [1] threads [32] {
-  // expected-error @+1 {{'tile.parallel' op layout spreads the iterations over 2 threads but the block has 32}}
+  // expected-error @+1 {{'tile.parallel' op layout spreads the iterations over 2 threads but the block has 32 (and no pipeline's consumer role has 2)}}
   tile.parallel (%i) in [4] {
   } {layout = #tile.layout<shape = [4], threads = 2, registers = 2, map = (d0, d1) -> (d1 * 2 + d0)>}
 }
@@ -1513,4 +1513,35 @@ tile.kernel @swizzled_view_rank_one() grid [1] threads [32] {
 // expected-error @+1 {{'func.func' op 'tile.defined_in' names the file that defines a function: a non-empty string on a 'func.func' declaration (no body)}}
 func.func @defined_in_on_a_definition() attributes {tile.defined_in = "reference.mlir"} {
   return
+}
+
+// -----
+
+tile.kernel @ws_tile_not_alloc() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %raw = tile.alloc_shared : memref<8192xi8, #gpu.address_space<workgroup>>
+  %A = memref.view %raw[%c0][] : memref<8192xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.warp_specialize' op tile #0 must be a 'tile.alloc_shared' (the op allocates its stages in its place)}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      tiles(%A : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @ws_tile_outside(%Y: memref<64x64xf16>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @below {{'tile.warp_specialize' op tile #0 is used outside the op: it names the iteration's stage of the pipeline, which only the op's regions can see}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      tiles(%As : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+  }
+  // expected-note @below {{used here}}
+  tile.copy %As to %Y[%c0, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16>
 }

@@ -34,11 +34,13 @@ static std::string formatPair(int64_t a, int64_t b) {
 
 /// True when every use of `alloc` is one whose addresses tile-apply-swizzles
 /// rewrites (or a tile op lowered into such accesses): only then is
-/// swizzling it without being asked safe.
+/// swizzling it without being asked safe. A pipeline that stages the tile
+/// makes its stages swizzled views.
 static bool canSwizzleUses(AllocSharedOp alloc) {
   return llvm::all_of(alloc.getResult().getUsers(), [](Operation *user) {
     return isa<memref::LoadOp, memref::StoreOp, vector::LoadOp,
-               vector::StoreOp, CopyOp, FillOp, ClearOp, GemmOp>(user);
+               vector::StoreOp, CopyOp, FillOp, ClearOp, GemmOp>(user) ||
+           isa<WarpSpecializeOp>(user);
   });
 }
 
@@ -179,7 +181,7 @@ private:
   /// Gives `alloc`'s group the blocked layout.
   LogicalResult fixBlocked(AllocFragmentOp alloc) {
     MemRefType type = alloc.getResult().getType();
-    int64_t threads = kernel.getNumThreads();
+    int64_t threads = getThreads(alloc);
     std::optional<int64_t> run =
         getBlockedRun(type.getShape(), threads, type.getElementType());
     if (!run)
@@ -190,6 +192,13 @@ private:
     LayoutAttr layout =
         getBlockedLayout(kernel.getContext(), type.getShape(), threads, *run);
     return fix(alloc, layout, alloc, "the blocked layout");
+  }
+
+  /// The threads `alloc` is spread over: its consumer role's, or the
+  /// block's.
+  int64_t getThreads(AllocFragmentOp alloc) {
+    auto it = roleThreads.find(alloc.getOperation());
+    return it == roleThreads.end() ? kernel.getNumThreads() : it->second;
   }
 
   /// The layout of `alloc`'s group, or null.
@@ -229,7 +238,13 @@ private:
       return gemm.emitOpError("operand A must be a 'tile.alloc_fragment' "
                               "(not a view of one)");
     int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
-    int64_t warps = kernel.getNumThreads() / kWarpSize;
+    int64_t warps = getRoleThreads(gemm).second / kWarpSize;
+    if (getThreads(alloc) != warps * kWarpSize)
+      return gemm.emitOpError("runs on ")
+             << warps * kWarpSize << " threads, but its accumulator is also "
+             << "used by " << getThreads(alloc)
+             << " (the block, or a pipeline's consumer role): a fragment "
+                "lives in one set of threads";
     // A fragment A operand is held by the warps that hold its rows, whole:
     // its gemm, and the gemm that computes it, split M only.
     bool splitMOnly =
@@ -331,12 +346,22 @@ private:
     Value fragment = alloc.getResult();
     for (OpOperand &use : fragment.getUses()) {
       Operation *user = use.getOwner();
-      // A role runs on part of the block; a fragment spans all of it.
-      if (user->getParentOfType<WarpSpecializeOp>())
-        return user->emitOpError(
-            "uses a fragment inside a 'tile.warp_specialize' role: a "
-            "fragment's layout spreads it over every thread of the block, "
-            "and a role has only some of them (not supported yet)");
+      // A fragment used in a pipeline's consumer role lives in its
+      // threads, the block's first; the producer's come after them.
+      if (auto pipeline = user->getParentOfType<WarpSpecializeOp>()) {
+        if (!pipeline.getConsumer().isAncestor(user->getParentRegion()))
+          return user->emitOpError(
+              "uses a fragment in the producer of a 'tile.warp_specialize': "
+              "a fragment lives in the consumer's threads (the block's "
+              "first) or in the whole block");
+        int64_t threads = pipeline.getConsumerThreads();
+        auto [it, inserted] =
+            roleThreads.try_emplace(alloc.getOperation(), threads);
+        if (!inserted && it->second != threads)
+          return user->emitOpError("uses a fragment in consumer roles of ")
+                 << it->second << " and " << threads
+                 << " threads: its layout spreads it over one of them";
+      }
       if (auto gemm = dyn_cast<GemmOp>(user)) {
         if (use.getOperandNumber() == 1)
           return gemm.emitOpError("takes its B operand from shared memory; "
@@ -492,6 +517,8 @@ private:
   KernelOp kernel;
   llvm::EquivalenceClasses<Operation *> groups;
   DenseMap<Operation *, Fixed> fixed;
+  /// Fragments used in a pipeline's consumer role: its thread count.
+  DenseMap<Operation *, int64_t> roleThreads;
   llvm::MapVector<Operation *, std::pair<int64_t, int64_t>> gemmWarps;
   llvm::MapVector<Operation *, AllocFragmentOp> parallelMembers;
   /// A fragment each tile.for_each_owned shares its layout with.

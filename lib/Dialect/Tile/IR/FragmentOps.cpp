@@ -50,10 +50,13 @@ LogicalResult AllocFragmentOp::verify() {
       return emitOpError("layout shape [")
              << layout.getShape() << "] differs from the fragment's shape ["
              << type.getShape() << "]";
-    if (layout.getThreads() != kernel.getNumThreads())
+    // A fragment of a pipeline's consumer role lives in its threads, the
+    // block's first.
+    if (!isFragmentThreadCount(kernel, layout.getThreads()))
       return emitOpError("layout spreads the fragment over ")
              << layout.getThreads() << " threads but the block has "
-             << kernel.getNumThreads();
+             << kernel.getNumThreads() << " (and no pipeline's consumer role "
+             << "has " << layout.getThreads() << ")";
   }
   return success();
 }
@@ -135,7 +138,8 @@ LogicalResult GemmOp::verify() {
   auto kernel = (*this)->getParentOfType<KernelOp>();
   if (!kernel)
     return success();
-  int64_t threads = kernel.getNumThreads();
+  // The threads of the block, or of the pipeline role the gemm is in.
+  int64_t threads = getRoleThreads(*this).second;
   if (threads % kWarpSize != 0)
     return emitOpError("needs whole warps: the block has ")
            << threads << " threads";

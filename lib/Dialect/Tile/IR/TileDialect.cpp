@@ -86,16 +86,22 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   auto compare = branch.getCondition().getDefiningOp<arith::CmpIOp>();
   std::optional<int64_t> bound =
       compare ? getConstantIntValue(compare.getRhs()) : std::nullopt;
+  // The thread index, or the warp index (cast from the i32 of a shuffle,
+  // which the lowering uses to make it provably warp-uniform, and which the
+  // CPU target turns into a call): whole warps.
+  int64_t unit = 1;
+  if (compare && compare.getLhs().getDefiningOp<arith::IndexCastUIOp>())
+    unit = 32;
   bool selects =
       compare && bound &&
       ((start == 0 && compare.getPredicate() == arith::CmpIPredicate::ult &&
-        *bound == count) ||
+        *bound * unit == count) ||
        (start + count == total &&
         compare.getPredicate() == arith::CmpIPredicate::uge &&
-        *bound == start));
+        *bound * unit == start));
   if (!selects)
     return fail("its condition must select exactly the role's threads "
                 "(index < threads for the first role, index >= first for "
-                "the last)");
+                "the last; or the same in warps of a shuffled warp index)");
   return success();
 }

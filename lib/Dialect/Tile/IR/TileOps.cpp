@@ -425,10 +425,11 @@ LogicalResult ParallelOp::verify() {
              << formatExtents(layout.getShape())
              << " differs from the iteration space " << formatExtents(extents);
     auto kernel = (*this)->getParentOfType<KernelOp>();
-    if (kernel && layout.getThreads() != kernel.getNumThreads())
+    if (kernel && !isFragmentThreadCount(kernel, layout.getThreads()))
       return emitOpError("layout spreads the iterations over ")
              << layout.getThreads() << " threads but the block has "
-             << kernel.getNumThreads();
+             << kernel.getNumThreads() << " (and no pipeline's consumer role "
+             << "has " << layout.getThreads() << ")";
   }
   return success();
 }

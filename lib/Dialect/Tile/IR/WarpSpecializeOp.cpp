@@ -24,6 +24,42 @@ static constexpr int64_t kWarpGroupSize = 128;
 // WarpSpecializeOp
 //===----------------------------------------------------------------------===//
 
+bool tile::isFragmentThreadCount(KernelOp kernel, int64_t threads) {
+  if (threads == kernel.getNumThreads())
+    return true;
+  // A pipeline, or the first role of a lowered one.
+  bool found = false;
+  kernel.getBody().walk([&](Operation *op) {
+    if (auto pipeline = dyn_cast<WarpSpecializeOp>(op)) {
+      found |= pipeline.getConsumerThreads() == threads;
+      return;
+    }
+    auto first = op->getAttrOfType<IntegerAttr>(kRoleFirstAttr);
+    auto count = op->getAttrOfType<IntegerAttr>(kRoleThreadsAttr);
+    found |= first && count && first.getInt() == 0 && count.getInt() == threads;
+  });
+  return found;
+}
+
+std::pair<int64_t, int64_t> tile::getRoleThreads(Operation *op) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp()) {
+    if (auto kernel = dyn_cast<KernelOp>(parent))
+      return {0, kernel.getNumThreads()};
+    auto first = parent->getAttrOfType<IntegerAttr>(kRoleFirstAttr);
+    auto threads = parent->getAttrOfType<IntegerAttr>(kRoleThreadsAttr);
+    if (first && threads)
+      return {first.getInt(), threads.getInt()};
+    auto pipeline = dyn_cast_or_null<WarpSpecializeOp>(parent->getParentOp());
+    if (!pipeline)
+      continue;
+    Region *region = parent->getParentRegion();
+    if (region == &pipeline.getConsumer())
+      return {0, pipeline.getConsumerThreads()};
+    return {pipeline.getConsumerThreads(), pipeline.getProducerThreads()};
+  }
+  return {0, 0};
+}
+
 /// Parses `(%iv, %stage) threads N [regs R] region` for one role.
 static ParseResult parseRole(OpAsmParser &parser, OperationState &result,
                              StringRef role, Region &region,
@@ -71,15 +107,27 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
     return failure();
   result.addAttribute(getStagesAttrName(result.name),
                       builder.getI64IntegerAttr(stages));
-  if (succeeded(parser.parseOptionalKeyword("buffers"))) {
-    SmallVector<OpAsmParser::UnresolvedOperand> buffers;
+  // `keyword(%a, %b : type, type)`, optional; returns the operand count.
+  auto parseGroup = [&](StringRef keyword) -> FailureOr<int32_t> {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      return 0;
+    SmallVector<OpAsmParser::UnresolvedOperand> operands;
     SmallVector<Type> types;
     SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseLParen() || parser.parseOperandList(buffers) ||
+    if (parser.parseLParen() || parser.parseOperandList(operands) ||
         parser.parseColonTypeList(types) || parser.parseRParen() ||
-        parser.resolveOperands(buffers, types, loc, result.operands))
+        parser.resolveOperands(operands, types, loc, result.operands))
       return failure();
-  }
+    return static_cast<int32_t>(operands.size());
+  };
+  FailureOr<int32_t> buffers = parseGroup("buffers");
+  if (failed(buffers))
+    return failure();
+  FailureOr<int32_t> tiles = parseGroup("tiles");
+  if (failed(tiles))
+    return failure();
+  result.getOrAddProperties<Properties>().operandSegmentSizes = {
+      1, 1, 1, *buffers, *tiles};
   Region *producer = result.addRegion();
   Region *consumer = result.addRegion();
   if (parseRole(parser, result, "producer", *producer,
@@ -113,6 +161,11 @@ void WarpSpecializeOp::print(OpAsmPrinter &p) {
     llvm::interleaveComma(getBuffers().getTypes(), p);
     p << ')';
   }
+  if (!getTiles().empty()) {
+    p << " tiles(" << getTiles() << " : ";
+    llvm::interleaveComma(getTiles().getTypes(), p);
+    p << ')';
+  }
   p.printNewline();
   printRole(p, "producer", getProducer(), getProducerThreads(),
             getProducerRegs());
@@ -121,7 +174,8 @@ void WarpSpecializeOp::print(OpAsmPrinter &p) {
             getConsumerRegs());
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
-      {getStagesAttrName(), getProducerThreadsAttrName(),
+      {getOperandSegmentSizesAttrName(), getStagesAttrName(),
+       getProducerThreadsAttrName(),
        getConsumerThreadsAttrName(), getProducerRegsAttrName(),
        getConsumerRegsAttrName()});
 }
@@ -186,6 +240,26 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError("buffer #")
              << index << " " << type << " must have one slice per stage: "
              << "its leading dimension must be " << getStages();
+  }
+  for (auto [index, tile] : llvm::enumerate(getTiles())) {
+    auto alloc = tile.getDefiningOp<AllocSharedOp>();
+    if (!alloc)
+      return emitOpError("tile #")
+             << index << " must be a 'tile.alloc_shared' (the op allocates "
+             << "its stages in its place)";
+    if (llvm::is_contained(getBuffers(), tile) ||
+        llvm::count(getTiles(), tile) > 1)
+      return emitOpError("tile #") << index << " is given twice";
+    for (Operation *user : tile.getUsers())
+      if (user != getOperation() && !getOperation()->isAncestor(user)) {
+        InFlightDiagnostic diag =
+            emitOpError("tile #")
+            << index
+            << " is used outside the op: it names the iteration's stage of "
+               "the pipeline, which only the op's regions can see";
+        diag.attachNote(user->getLoc()) << "used here";
+        return diag;
+      }
   }
   return success();
 }

@@ -66,15 +66,8 @@ Value tile::buildSerialLoop(OpBuilder &builder, Location loc, int64_t count) {
 }
 
 ThreadGroup tile::getThreadGroup(Operation *op) {
-  for (Operation *parent = op; parent; parent = parent->getParentOp()) {
-    if (auto kernel = dyn_cast<KernelOp>(parent))
-      return {0, kernel.getNumThreads()};
-    auto first = parent->getAttrOfType<IntegerAttr>(kRoleFirstAttr);
-    auto threads = parent->getAttrOfType<IntegerAttr>(kRoleThreadsAttr);
-    if (first && threads)
-      return {first.getInt(), threads.getInt()};
-  }
-  return {};
+  auto [first, count] = getRoleThreads(op);
+  return {first, count};
 }
 
 Value tile::buildDistributedLoop(OpBuilder &builder, Location loc,

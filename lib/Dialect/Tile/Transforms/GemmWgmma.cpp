@@ -195,11 +195,13 @@ public:
         roundInPlace(bOperand);
     }
     // Shared writes by the generic proxy (stores, cp.async) become visible
-    // to the async proxy that wgmma reads through.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    // to the async proxy that wgmma reads through (TMA writes are the async
+    // proxy's already).
+    if (!gemm->hasAttr(kTmaOperandsAttr) || tf32)
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     // Every thread's rounded elements are written before any MMA reads.
     if (tf32)
       createCompilerBarrier(b, loc, "tile-lower-fragments");
@@ -304,9 +306,14 @@ private:
   /// which C's registers pass (once per loop: a loop whose body has two
   /// copies of the gemm has one wait).
   void waitAfterLoop(const FragmentRegisters &c) {
-    Operation *loop = gemm->getParentOfType<SerialOp>();
-    if (!loop)
-      loop = gemm->getParentOp();
+    // The innermost loop: a rolled pipeline's tile.serial, or a pipeline
+    // role's scf.for.
+    Operation *loop = gemm->getParentOp();
+    for (Operation *parent = loop; parent; parent = parent->getParentOp())
+      if (isa<SerialOp, scf::ForOp>(parent)) {
+        loop = parent;
+        break;
+      }
     if (loop->hasAttr(kWgmmaWaitedAttr))
       return;
     loop->setAttr(kWgmmaWaitedAttr, UnitAttr::get(loop->getContext()));
@@ -575,10 +582,15 @@ private:
 LogicalResult tile::lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
                                      const FragmentRegisters &c,
                                      const FragmentRegisters *a, Value thread) {
-  auto kernel = gemm->getParentOfType<KernelOp>();
-  if (failed(gemm.verifyWgmma(kernel.getNumThreads() / kWarpSize)))
+  // The block's warps, or those of the pipeline role the gemm is in (the
+  // consumer's, the block's first).
+  auto [first, threads] = getRoleThreads(gemm);
+  if (first != 0)
+    return gemm.emitOpError("wgmma lowering needs its warp groups to be the "
+                            "block's first (a pipeline's consumer role)");
+  if (failed(gemm.verifyWgmma(threads / kWarpSize)))
     return failure();
-  int64_t warps = kernel.getNumThreads() / kWarpSize;
+  int64_t warps = threads / kWarpSize;
   bool transposed = gemm.isTransposedWgmma();
   LayoutAttr expected =
       transposed ? getTransposedLayout(getMmaAccumulatorLayout(

@@ -183,6 +183,20 @@ public:
     });
     for (Operation *op : users) {
       OpBuilder opBuilder(op);
+      // A fragment of a pipeline's consumer role lives in the block's first
+      // threads: outside the role, the others skip the ops on it.
+      if (FailureOr<std::optional<int64_t>> owners = getOwnerThreads(op);
+          failed(owners)) {
+        return failure();
+      } else if (*owners) {
+        Value owns = arith::CmpIOp::create(
+            opBuilder, op->getLoc(), arith::CmpIPredicate::ult, thread,
+            arith::ConstantIndexOp::create(opBuilder, op->getLoc(), **owners));
+        auto guard = scf::IfOp::create(opBuilder, op->getLoc(), owns,
+                                       /*withElseRegion=*/false);
+        op->moveBefore(guard.thenBlock()->getTerminator());
+        opBuilder.setInsertionPoint(op);
+      }
       LogicalResult result =
           llvm::TypeSwitch<Operation *, LogicalResult>(op)
               .Case([&](ParallelOp parallel) {
@@ -243,6 +257,33 @@ public:
   }
 
 private:
+  /// The threads that own the fragments `op` works on, when they are fewer
+  /// than the threads that run `op` (a consumer role's fragment used after
+  /// the pipeline): the first N. nullopt when every thread running `op` has
+  /// its part. Fails for the ops that cannot leave threads out.
+  FailureOr<std::optional<int64_t>> getOwnerThreads(Operation *op) {
+    int64_t running = getThreadGroup(op).count;
+    int64_t owners = running;
+    auto visit = [&](LayoutAttr layout) {
+      owners = std::min(owners, layout.getThreads());
+    };
+    if (auto parallel = dyn_cast<ParallelOp>(op))
+      visit(parallel.getLayoutAttr());
+    for (Value operand : op->getOperands())
+      if (auto it = registers.find(operand); it != registers.end())
+        visit(it->second.layout);
+    if (owners == running)
+      return std::optional<int64_t>();
+    if (isa<FillOp, ClearOp>(op))
+      return std::optional<int64_t>();
+    if (isa<GemmOp, ReduceOp>(op) || getThreadGroup(op).first != 0)
+      return op->emitOpError("works on a fragment of ")
+             << owners << " threads (a pipeline's consumer role) with "
+             << running << " threads: it needs every thread of the fragment "
+             << "and no other";
+    return std::optional<int64_t>(owners);
+  }
+
   /// One copy of the body of `loop` (a tile.parallel over a fragment or a
   /// tile.for_each_owned) per register of `layout`, at the register's
   /// coordinates (`coordinateArgs`) and with its number (`registerArg`,

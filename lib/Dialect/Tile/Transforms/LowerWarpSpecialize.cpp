@@ -1,18 +1,19 @@
 //===- LowerWarpSpecialize.cpp - Producer/consumer pipelines on mbarriers -===//
 //
 // Lowers `tile.warp_specialize` to two roles that synchronize through a
-// "full" and an "empty" mbarrier per stage:
+// "full" and an "empty" mbarrier per stage. The consumer threads come first
+// (what they hold after the op sits where it would without specialization):
 //
 //   thread 0: init full[s] (count: producer threads, twice that when they
-//             copy with cp.async), empty[s] (consumers)
+//             copy with cp.async, 1 with TMA), empty[s] (consumers)
 //   barrier                                   the inits are visible
-//   if (t < P): [setmaxnreg.dec]              producer role
+//   if (t >= C): [setmaxnreg.dec]             producer role
 //     for it < N: s = it % S, phase = (it / S) % 2
 //       wait empty[s] for parity !phase       (passes at once in round 0)
 //       producer body (iteration, stage s), its copies from global into the
 //       buffers made cp.async; [cp.async.mbarrier.arrive.noinc full[s]];
 //       arrive full[s]
-//   if (t >= P): [setmaxnreg.inc]             consumer role
+//   if (t < C): [setmaxnreg.inc]              consumer role
 //     for it < N: wait full[s] for parity phase
 //       consumer body; arrive empty[s]
 //
@@ -24,11 +25,42 @@
 // that role's threads (the role's scf.if carries tile.role_first and
 // tile.role_threads).
 //
+// The roles compare the warp index, made provably warp-uniform by a shuffle
+// from lane 0 (ptxas serializes wgmmas on paths it thinks divergent, C7520).
+// The producer's role comes first in the code: the consumer's results
+// (an accumulator) are then not live across the producer's code, which
+// setmaxnreg leaves few registers. Each role ends by setting the register
+// count back to the one at entry, as the code after the op runs in both
+// roles' threads (ptxas fits it into the smaller count otherwise).
+//
+// `tiles` are allocated S times (StagedBuffers.h); in each iteration a tile
+// is the view of stage s. On sm_90a (`tma`), when every copy into them is a
+// whole-tile copy from a kernel argument that TMA can make, the producer's
+// first thread alone runs the loop and issues them as TMA copies completing
+// on full[s] (count 1):
+//
+//       wait empty[s]; arrive.expect_tx full[s], bytes;
+//       tma_load ... into stage s
+//
+// A `tile.clear` / `tile.fill` of a consumer's fragment right before the op
+// moves into the consumer's role, ahead of its loop, so that the fragment
+// has no value in the other threads' code.
+//
+// The consumer's wgmma gemms then read operands only TMA wrote (no
+// fence.proxy.async: `tile.tma_operands`), and one whose accumulator
+// nothing else in the body touches stays in flight (`tile.wgmma_in_flight`:
+// wgmma.wait_group 1, then 0 after the loop). Its stage is then released
+// one iteration late, after the wait that retires its MMAs:
+//
+//       wait full[s]; gemms (in flight); if (it > 0) arrive empty[(it-1) % S]
+//
 // Correct by construction needs the roles to touch shared memory only
-// through the pipeline's buffers, at the slice of their stage argument: the
-// producer writing, the consumer reading. Anything else is rejected, with
-// the op named, as are block-wide barriers and reductions inside a role (only
-// that role's threads would reach them: a deadlock).
+// through the pipeline's buffers and tiles, the producer writing, the
+// consumer reading, and a buffer only at the slice of the stage argument.
+// Anything else is rejected, with the op named, as are block-wide barriers
+// and reductions inside a role (only that role's threads would reach them: a
+// deadlock), and tf32 wgmma gemms, which round their operands in place
+// between block barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +72,7 @@
 #include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/LoopUtils.h"
+#include "tile/Dialect/Tile/Transforms/StagedBuffers.h"
 
 #define DEBUG_TYPE "tile-lower-warp-specialize"
 
@@ -102,6 +135,16 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
           << "'s threads would reach it, and it waits for the whole block";
       return WalkResult::interrupt();
     }
+    auto gemm = dyn_cast<GemmOp>(nested);
+    if (gemm && gemm.getLowering() == GemmLowering::wgmma &&
+        cast<MemRefType>(gemm.getB().getType()).getElementType().isF32()) {
+      gemm.emitOpError("a tf32 wgmma gemm cannot run in the ")
+          << role
+          << " of a 'tile.warp_specialize': it rounds its operand tiles to "
+             "tf32 in place between block barriers, which only the role's "
+             "threads would reach (use lowering = mma_sync)";
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -113,16 +156,18 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
   Value stage = region.getArgument(1);
   for (const SharedAccess &access : accesses) {
     Operation *user = access.op;
-    auto buffer = llvm::find_if(op.getBuffers(), [&](Value candidate) {
+    auto isAccessed = [&](Value candidate) {
       return llvm::is_contained(user->getOperands(), candidate) &&
              access.buffer == candidate;
-    });
-    if (buffer == op.getBuffers().end()) {
+    };
+    bool tile = llvm::any_of(op.getTiles(), isAccessed);
+    auto buffer = llvm::find_if(op.getBuffers(), isAccessed);
+    if (!tile && buffer == op.getBuffers().end()) {
       user->emitError("'")
           << user->getName() << "' in the " << role
           << " of a 'tile.warp_specialize' touches shared memory that is "
-             "not one of its buffers (directly): no barrier can order it "
-             "with the other role's accesses";
+             "not one of its buffers or tiles (directly): no barrier can "
+             "order it with the other role's accesses";
       return failure();
     }
     if (producer ? access.reads : access.writes) {
@@ -133,6 +178,9 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
              "the consumer only read them";
       return failure();
     }
+    // A tile is the iteration's stage by construction.
+    if (tile)
+      continue;
     std::optional<std::pair<Value, int64_t>> index =
         getStageIndex(user, *buffer);
     if (!index || index->first != stage || index->second != 1) {
@@ -149,20 +197,21 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
 }
 
 /// Calls `fn` on each of the producer's copies from global memory into the
-/// pipeline buffers under `root`: `tile.copy` ops, and stores in
-/// `tile.vectorized` loops of a value just loaded from global memory. They
-/// become asynchronous (cp.async after vectorization).
-static void forEachAsyncCopy(Operation *root, ValueRange buffers,
+/// pipeline's `stages` (its buffers, or this iteration's views of its tiles)
+/// under `root`: `tile.copy` ops, and stores in `tile.vectorized` loops of a
+/// value just loaded from global memory. They become asynchronous (cp.async
+/// after vectorization).
+static void forEachAsyncCopy(Operation *root, ArrayRef<Value> stages,
                              function_ref<void(Operation *)> fn) {
   root->walk([&](Operation *op) {
     if (auto copy = dyn_cast<CopyOp>(op)) {
-      if (llvm::is_contained(buffers, copy.getTarget()) &&
+      if (llvm::is_contained(stages, copy.getTarget()) &&
           isGlobalBuffer(copy.getSource()))
         fn(copy);
       return;
     }
     auto store = dyn_cast<memref::StoreOp>(op);
-    if (!store || !llvm::is_contained(buffers, store.getMemref()) ||
+    if (!store || !llvm::is_contained(stages, store.getMemref()) ||
         !isa<VectorizedOp>(store->getParentOp()))
       return;
     auto load = store.getValueToStore().getDefiningOp<memref::LoadOp>();
@@ -171,41 +220,190 @@ static void forEachAsyncCopy(Operation *root, ValueRange buffers,
   });
 }
 
-/// True when the producer of `op` issues asynchronous copies.
-static bool hasAsyncCopies(WarpSpecializeOp op) {
-  bool found = false;
-  for (Operation &nested : op.getProducer().front())
-    forEachAsyncCopy(&nested, op.getBuffers(),
-                     [&](Operation *) { found = true; });
-  return found;
+namespace {
+
+/// How one `tile.warp_specialize` is lowered.
+struct Lowering {
+  WarpSpecializeOp op;
+  /// The stages of each of the op's tiles.
+  SmallVector<StagedBuffer> tiles;
+  /// The producer's copies into tiles are TMA copies (transactionBytes a
+  /// stage).
+  bool tma = false;
+  int64_t transactionBytes = 0;
+  /// The producer copies asynchronously with cp.async.
+  bool async = false;
+  /// The consumer's gemms left in flight (their stage released late).
+  SmallVector<GemmOp> inFlight;
+  /// Initializations of the consumer's fragments right before the op,
+  /// moved into the consumer's role ahead of its loop.
+  SmallVector<Operation *> consumerPrologue;
+};
+
+} // namespace
+
+/// Whether the producer's copies into `op`'s tiles can all be TMA copies:
+/// whole tiles from kernel arguments, at the top level of the region, and
+/// nothing else writing the pipeline. Remarks on the first that cannot.
+static bool canUseTma(WarpSpecializeOp op, int64_t &bytes) {
+  if (op.getTiles().empty() || !op.getBuffers().empty())
+    return false;
+  bytes = 0;
+  Block &producer = op.getProducer().front();
+  for (Value tile : op.getTiles()) {
+    auto alloc = tile.getDefiningOp<AllocSharedOp>();
+    bytes += alloc.getType().getNumElements() *
+             getBufferElementBytes(alloc.getType().getElementType());
+    for (Operation *user : tile.getUsers()) {
+      if (!op.getProducer().isAncestor(user->getParentRegion()))
+        continue;
+      auto copy = dyn_cast<CopyOp>(user);
+      std::optional<std::string> why;
+      if (!copy || copy.getTarget() != tile || !copy.getTargetIndices().empty())
+        why = "the producer writes the tile otherwise than by one "
+              "'tile.copy' of the whole tile";
+      else if (user->getBlock() != &producer)
+        why = "the copy is nested in control flow of the producer";
+      else
+        why = whyNotTma(copy.getSource(), alloc);
+      if (why) {
+        user->emitRemark("copied with cp.async, not TMA: ") << *why;
+        return false;
+      }
+    }
+  }
+  // One thread runs the producer with TMA: it may compute indices, not
+  // spread collective work over the role.
+  for (Operation &nested : producer.without_terminator()) {
+    auto copy = dyn_cast<CopyOp>(&nested);
+    if ((copy && llvm::is_contained(op.getTiles(), copy.getTarget())) ||
+        isMemoryEffectFree(&nested))
+      continue;
+    nested.emitRemark("copied with cp.async, not TMA: the producer does "
+                      "more than compute indices and copy the tiles (with "
+                      "TMA one thread runs it)");
+    return false;
+  }
+  if (bytes >= (int64_t(1) << 20)) {
+    op.emitRemark("copied with cp.async, not TMA: the tiles of one stage "
+                  "have ")
+        << bytes << " bytes; an mbarrier counts fewer than 2^20 per phase";
+    return false;
+  }
+  return true;
 }
 
-/// Emits one role: `if (first <= t < first + count) { for it < N { ... } }`.
-static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
-                      Region &region, Value linear, Value count, Value barriers,
-                      int64_t first, int64_t threads,
-                      std::optional<int64_t> regs, bool producer) {
+/// The wgmma gemms at the top of the consumer that can stay in flight into
+/// the next iteration: operands in shared memory, and an accumulator that
+/// nothing else in the consumer touches.
+static SmallVector<GemmOp> getOverlappableGemms(WarpSpecializeOp op) {
+  SmallVector<GemmOp> gemms;
+  Region &consumer = op.getConsumer();
+  for (auto gemm : consumer.front().getOps<GemmOp>()) {
+    if (gemm.getLowering() != GemmLowering::wgmma ||
+        getMemorySpace(gemm.getA().getType()) == MemorySpace::Fragment)
+      continue;
+    bool alone = llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
+      return user == gemm.getOperation() ||
+             !consumer.isAncestor(user->getParentRegion());
+    });
+    if (alone)
+      gemms.push_back(gemm);
+  }
+  return gemms;
+}
+
+/// The `tile.clear` / `tile.fill` of fragments of `op`'s consumer that
+/// precede `op` with nothing between that touches memory. They move into
+/// the consumer's role: the fragment then has no value outside the
+/// consumer's code. Left before the op, its initial value flows around the
+/// consumer's loop into what follows (LLVM cannot tell that the producer's
+/// threads never use it), and the copies of those 128 initial registers
+/// stay live across the loop, which spills.
+static SmallVector<Operation *> getConsumerPrologue(WarpSpecializeOp op) {
+  SmallVector<Operation *> prologue;
+  Region &consumer = op.getConsumer();
+  for (Operation *previous = op->getPrevNode(); previous;
+       previous = previous->getPrevNode()) {
+    if (isa<ClearOp, FillOp>(previous)) {
+      Value fragment = previous->getOperand(0);
+      if (getMemorySpace(cast<MemRefType>(fragment.getType())) !=
+          MemorySpace::Fragment)
+        break;
+      bool usedInConsumer =
+          llvm::any_of(fragment.getUsers(), [&](Operation *user) {
+            return consumer.isAncestor(user->getParentRegion());
+          });
+      if (!usedInConsumer)
+        break;
+      prologue.push_back(previous);
+      continue;
+    }
+    if (previous->getNumRegions() != 0 || !isMemoryEffectFree(previous))
+      break;
+  }
+  std::reverse(prologue.begin(), prologue.end());
+  return prologue;
+}
+
+/// Emits one role: `if (t < threads)` for the first role, `if (t >= first)`
+/// for the second, around `for it < N { ... }`.
+static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
+                      Region &region, Value linear, Value warp, Value count,
+                      Value barriers, int64_t first, int64_t threads,
+                      std::optional<int64_t> regs,
+                      std::optional<int64_t> entryRegs, bool producer) {
+  WarpSpecializeOp op = plan.op;
   int64_t stages = op.getStages();
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
+  // Compared by warps, whose index is provably warp-uniform (a shuffle
+  // from lane 0): ptxas serializes wgmmas on a path it thinks divergent
+  // (C7520), as CUTLASS's canonical_warp_group_idx avoids too.
   Value inRole =
-      producer ? arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                       linear, constant(first + threads))
-               : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
-                                       linear, constant(first));
+      first == 0
+          ? arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, warp,
+                                  constant(threads / kWarpSize))
+          : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, warp,
+                                  constant(first / kWarpSize));
   auto branch = scf::IfOp::create(builder, loc, inRole,
                                   /*withElseRegion=*/false);
   branch->setAttr(kRoleFirstAttr, builder.getI64IntegerAttr(first));
   branch->setAttr(kRoleThreadsAttr, builder.getI64IntegerAttr(threads));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(branch.thenBlock()->getTerminator());
-  if (regs)
+  if (regs) {
     NVVM::SetMaxRegisterOp::create(builder, loc, static_cast<uint32_t>(*regs),
                                    producer
                                        ? NVVM::SetMaxRegisterAction::decrease
                                        : NVVM::SetMaxRegisterAction::increase);
+    // Back to the count at entry when the role ends: the code after the op
+    // runs in both roles' threads, and ptxas fits it into the smaller count
+    // (with 40, it spilled the accumulator around the barrier after the op).
+    if (*entryRegs != *regs) {
+      auto restore = NVVM::SetMaxRegisterOp::create(
+          builder, loc, static_cast<uint32_t>(*entryRegs),
+          producer ? NVVM::SetMaxRegisterAction::increase
+                   : NVVM::SetMaxRegisterAction::decrease);
+      // The role's code goes between.
+      builder.setInsertionPoint(restore);
+    }
+  }
 
+  if (!producer)
+    for (Operation *initialization : plan.consumerPrologue)
+      initialization->moveBefore(builder.getInsertionBlock(),
+                                 builder.getInsertionPoint());
+  // With TMA, the role's first thread produces alone (the others go on to
+  // the end of the role).
+  if (producer && plan.tma) {
+    Value isFirst = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, linear, constant(first));
+    auto issuer = scf::IfOp::create(builder, loc, isFirst,
+                                    /*withElseRegion=*/false);
+    builder.setInsertionPoint(issuer.thenBlock()->getTerminator());
+  }
   auto loop = scf::ForOp::create(builder, loc, constant(0), count, constant(1));
   builder.setInsertionPoint(loop.getBody()->getTerminator());
   Value iteration = loop.getInductionVar();
@@ -217,15 +415,17 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
       builder, loc, builder.getI1Type(),
       arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(), round));
   // full[s] is barrier s, empty[s] barrier S + s.
+  auto emptyOf = [&](Value stage) -> Value {
+    return arith::AddIOp::create(builder, loc, stage, constant(stages));
+  };
   Value full = stage;
-  Value empty = arith::AddIOp::create(builder, loc, stage, constant(stages));
   Value ticks = constant(10000000);
   if (producer) {
     Value notPhase = arith::XOrIOp::create(
         builder, loc, phase,
         arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true)));
     nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, notPhase,
-                                           ticks, empty);
+                                           ticks, emptyOf(stage));
   } else {
     nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, phase, ticks,
                                            full);
@@ -236,14 +436,65 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
       arith::MulIOp::create(builder, loc, iteration, op.getStep()));
   mapping.map(region.getArgument(0), value);
   mapping.map(region.getArgument(1), stage);
+  SmallVector<Value> stageValues(op.getBuffers().begin(),
+                                 op.getBuffers().end());
+  for (auto [tile, staged] : llvm::zip(op.getTiles(), plan.tiles)) {
+    Value view = staged.buildStageView(builder, loc, stage);
+    mapping.map(tile, view);
+    stageValues.push_back(view);
+  }
+
+  if (producer && plan.tma) {
+    // Everything but the copies first (index computations); then the
+    // copies, after arming full[s] with the bytes they bring.
+    SmallVector<CopyOp> copies;
+    for (Operation &nested : region.front().without_terminator()) {
+      auto copy = dyn_cast<CopyOp>(&nested);
+      if (copy && llvm::is_contained(op.getTiles(), copy.getTarget()))
+        copies.push_back(copy);
+      else
+        builder.clone(nested, mapping);
+    }
+    nvgpu::MBarrierArriveExpectTxOp::create(builder, loc, barriers,
+                                            constant(plan.transactionBytes),
+                                            full, /*predicate=*/Value());
+    for (CopyOp copy : copies) {
+      SmallVector<Value> indices;
+      for (Value index : copy.getSourceIndices())
+        indices.push_back(mapping.lookupOrDefault(index));
+      if (indices.empty())
+        indices.assign(copy.getSource().getType().getRank(), constant(0));
+      int64_t which = llvm::find(op.getTiles(), copy.getTarget()) -
+                      op.getTiles().begin();
+      auto load = TmaLoadOp::create(builder, copy.getLoc(), copy.getSource(),
+                                    indices, mapping.lookup(copy.getTarget()),
+                                    barriers, full);
+      load.setSwizzle(plan.tiles[which].tmaSwizzle);
+    }
+    return;
+  }
+
   for (Operation &nested : region.front().without_terminator()) {
     Operation *clone = builder.clone(nested, mapping);
     if (producer)
-      forEachAsyncCopy(clone, op.getBuffers(), [&](Operation *copy) {
+      forEachAsyncCopy(clone, stageValues, [&](Operation *copy) {
         copy->setAttr(kAsyncAttr, UnitAttr::get(op.getContext()));
       });
+    else if (auto gemm = dyn_cast<GemmOp>(clone)) {
+      if (llvm::is_contained(plan.inFlight, dyn_cast<GemmOp>(&nested)))
+        gemm->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
+      // Only TMA writes the tiles; the consumer reads nothing else shared.
+      bool tmaOperands = plan.tma && llvm::all_of(
+          ValueRange{gemm.getA(), gemm.getB()}, [&](Value operand) {
+            return getMemorySpace(cast<MemRefType>(operand.getType())) ==
+                       MemorySpace::Fragment ||
+                   llvm::is_contained(stageValues, operand);
+          });
+      if (tmaOperands)
+        gemm->setAttr(kTmaOperandsAttr, builder.getUnitAttr());
+    }
   }
-  if (producer && hasAsyncCopies(op)) {
+  if (producer && plan.async) {
     // The stage is full when this thread's cp.async copies have landed as
     // well: an arrival triggered by their completion. With .noinc it is one
     // of the arrivals full[s] counts (two per producer thread: this one and
@@ -261,12 +512,48 @@ static void buildRole(OpBuilder &builder, Location loc, WarpSpecializeOp op,
     NVVM::CpAsyncMBarrierArriveOp::create(builder, loc, pointer,
                                           /*noinc=*/true);
   }
-  nvgpu::MBarrierArriveOp::create(builder, loc, barriers,
-                                  producer ? full : empty);
+  if (producer) {
+    nvgpu::MBarrierArriveOp::create(builder, loc, barriers, full);
+    return;
+  }
+  if (plan.inFlight.empty()) {
+    nvgpu::MBarrierArriveOp::create(builder, loc, barriers, emptyOf(stage));
+    return;
+  }
+  // The gemms' wgmma.wait_group 1 has retired the previous iteration's
+  // MMAs: their stage is free. (The last stage is never waited for: a
+  // later run of the op re-initializes the barriers.)
+  Value notFirst = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::ugt, iteration, constant(0));
+  auto release = scf::IfOp::create(builder, loc, notFirst,
+                                   /*withElseRegion=*/false);
+  builder.setInsertionPoint(release.thenBlock()->getTerminator());
+  Value previous = arith::RemUIOp::create(
+      builder, loc,
+      arith::AddIOp::create(builder, loc, iteration, constant(stages - 1)),
+      constant(stages));
+  nvgpu::MBarrierArriveOp::create(builder, loc, barriers, emptyOf(previous));
 }
 
-static void lower(WarpSpecializeOp op) {
+static void lower(WarpSpecializeOp op, bool tma,
+                  std::optional<int64_t> entryRegs) {
   Location loc = op.getLoc();
+  Lowering plan;
+  plan.op = op;
+  plan.tma = tma && canUseTma(op, plan.transactionBytes);
+  for (Value tile : op.getTiles())
+    plan.tiles.push_back(createStagedBuffer(
+        tile.getDefiningOp<AllocSharedOp>(), op.getStages(), plan.tma));
+  if (!plan.tma) {
+    SmallVector<Value> stages(op.getBuffers().begin(), op.getBuffers().end());
+    llvm::append_range(stages, op.getTiles());
+    for (Operation &nested : op.getProducer().front())
+      forEachAsyncCopy(&nested, stages, [&](Operation *) { plan.async = true; });
+  }
+  if (tma)
+    plan.inFlight = getOverlappableGemms(op);
+  plan.consumerPrologue = getConsumerPrologue(op);
+
   OpBuilder builder(op);
   auto kernel = op->getParentOfType<KernelOp>();
   int64_t stages = op.getStages();
@@ -280,9 +567,26 @@ static void lower(WarpSpecializeOp op) {
       2 * stages);
   Value barriers = nvgpu::MBarrierCreateOp::create(builder, loc, groupType);
   Value linear = buildLinearThreadId(builder, loc, kernel);
+  Type i32 = builder.getI32Type();
+  auto constantI32 = [&](int32_t value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, i32, value);
+  };
+  Value warp = gpu::ShuffleOp::create(
+                   builder, loc,
+                   arith::IndexCastUIOp::create(
+                       builder, loc, i32,
+                       arith::DivUIOp::create(builder, loc, linear,
+                                              constant(kWarpSize))),
+                   constantI32(0), constantI32(kWarpSize),
+                   gpu::ShuffleMode::IDX)
+                   .getShuffleResult();
+  warp = arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                      warp);
   // full[s] counts each producer thread's explicit arrive, and its cp.async
-  // completion arrive when it copies asynchronously.
-  int64_t fullCount = op.getProducerThreads() * (hasAsyncCopies(op) ? 2 : 1);
+  // completion arrive when it copies asynchronously; with TMA, the one
+  // arrive.expect_tx of the thread that issues the copies.
+  int64_t fullCount =
+      plan.tma ? 1 : op.getProducerThreads() * (plan.async ? 2 : 1);
   {
     Value isFirst = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, linear, constant(0));
@@ -299,26 +603,39 @@ static void lower(WarpSpecializeOp op) {
                                     constant(stages + stage),
                                     /*predicate=*/Value());
     }
+    if (plan.tma)
+      NVVM::FenceMbarrierInitOp::create(builder, loc);
   }
   createCompilerBarrier(builder, loc, "tile-lower-warp-specialize");
   Value count = buildTripCount(builder, loc, op.getLowerBound(),
                                op.getUpperBound(), op.getStep());
-  int64_t producers = op.getProducerThreads();
-  buildRole(builder, loc, op, op.getProducer(), linear, count, barriers, 0,
-            producers, op.getProducerRegs(), /*producer=*/true);
-  buildRole(builder, loc, op, op.getConsumer(), linear, count, barriers,
-            producers, op.getConsumerThreads(), op.getConsumerRegs(),
+  // The producer's role comes first in the code, though its threads come
+  // last: what the consumer computes (an accumulator of 128 registers) is
+  // then not live across the producer's code, which setmaxnreg leaves few
+  // registers (LLVM cannot tell that the producer's threads never use it).
+  int64_t consumers = op.getConsumerThreads();
+  buildRole(builder, loc, plan, op.getProducer(), linear, warp, count,
+            barriers, consumers, op.getProducerThreads(), op.getProducerRegs(),
+            entryRegs, /*producer=*/true);
+  buildRole(builder, loc, plan, op.getConsumer(), linear, warp, count,
+            barriers, 0, consumers, op.getConsumerRegs(), entryRegs,
             /*producer=*/false);
   // Every role is done with the mbarriers before anything after the op (a
   // later run of the same op re-initializes them).
   createCompilerBarrier(builder, loc, "tile-lower-warp-specialize");
+  SmallVector<Value> tiles(op.getTiles().begin(), op.getTiles().end());
   op.erase();
+  for (Value tile : tiles)
+    if (tile.use_empty())
+      tile.getDefiningOp()->erase();
 }
 
 namespace {
 
 struct TileLowerWarpSpecialize
     : tile::impl::TileLowerWarpSpecializeBase<TileLowerWarpSpecialize> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<WarpSpecializeOp> ops;
     getOperation().walk([&](WarpSpecializeOp op) { ops.push_back(op); });
@@ -358,8 +675,8 @@ struct TileLowerWarpSpecialize
         if (op.getProducerRegs() != first.getProducerRegs() ||
             op.getConsumerRegs() != first.getConsumerRegs()) {
           op.emitError("every 'tile.warp_specialize' of a kernel must give "
-                       "the same regs (setmaxnreg is not undone after a "
-                       "role)")
+                       "the same regs (the kernel's register count at entry "
+                       "is chosen for them)")
                   .attachNote(first.getLoc())
               << "this one gives other regs";
           return signalPassFailure();
@@ -393,7 +710,7 @@ struct TileLowerWarpSpecialize
           IntegerAttr::get(IntegerType::get(&getContext(), 32), *entry));
     }
     for (WarpSpecializeOp op : ops)
-      lower(op);
+      lower(op, tma, entry);
   }
 };
 

@@ -85,6 +85,7 @@
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/LoopUtils.h"
+#include "tile/Dialect/Tile/Transforms/StagedBuffers.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -268,69 +269,13 @@ static void pipeline(PipelinedOp loop, const PipelinePlan &plan) {
   loop.erase();
 }
 
-/// The bytes of one stage of `alloc`: its size rounded up to its alignment
-/// (at least 128 bytes), so that every stage starts as aligned as the
-/// allocation.
-static int64_t getStageBytes(AllocSharedOp alloc, int64_t alignment) {
-  MemRefType type = alloc.getType();
-  int64_t bytes = type.getNumElements() *
-                  llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  return llvm::alignTo(bytes, std::max<int64_t>(alignment, 128));
-}
-
-/// The swizzle TMA writes into `alloc`, in bytes: 128 for a swizzled
-/// buffer (IR/Swizzle.h is TMA's 128-byte pattern), else none.
-static int64_t getTmaSwizzle(AllocSharedOp alloc) {
-  return alloc.isSwizzled() ? kSwizzleBytes : 0;
-}
-
-/// The alignment of a stage of `alloc`: what the buffer asks for, and what
-/// TMA needs of its target when the copies are TMA's (a 1024-byte swizzle
-/// atom for swizzled tiles, 128 bytes otherwise).
-static int64_t getStageAlignment(AllocSharedOp alloc, bool tma) {
-  int64_t alignment = std::max<int64_t>(alloc.getEffectiveAlignment(), 16);
-  if (tma)
-    alignment = std::max(alignment,
-                         alloc.isSwizzled() ? kSwizzleAtomBytes : int64_t(128));
-  return alignment;
-}
-
-/// Why `copy`, which fills `alloc`, cannot be a TMA copy (the remark's
-/// reason), or nullopt when it can.
-static std::optional<std::string> whyNotTma(CopyOp copy, AllocSharedOp alloc) {
-  auto argument = dyn_cast<BlockArgument>(copy.getSource());
-  if (!argument || !isa<KernelOp>(argument.getOwner()->getParentOp()))
-    return std::string("its source is not a memref argument of the kernel "
-                       "(TMA reads through a tensor map that the launcher "
-                       "encodes for an argument)");
-  MemRefType source = copy.getSource().getType();
-  if (std::optional<std::string> error =
-          getTmaTileError(source, alloc.getType(), getTmaSwizzle(alloc)))
-    return error;
-  // The tensor map's row pitch must be a multiple of 16 bytes.
-  if (source.getRank() > 1) {
-    int64_t inner = source.getShape().back();
-    int64_t multiple = ShapedType::isDynamic(inner)
-                           ? getDeclaredMultiple(argument).value_or(1)
-                           : inner;
-    int64_t elementBytes = getBufferElementBytes(source.getElementType());
-    if (multiple * elementBytes % 16 != 0)
-      return llvm::formatv("the source's rows are not known to be multiples "
-                           "of 16 bytes (declare {{tile.multiple_of = {0}} "
-                           "on the argument)",
-                           std::max<int64_t>(16 / elementBytes, 1))
-          .str();
-  }
-  return std::nullopt;
-}
-
 /// Whether the copies of the rolled `loop` can all be TMA's; remarks on the
 /// first that cannot.
 static bool canUseTma(PipelinedOp loop, const PipelinePlan &plan) {
   int64_t bytes = 0;
   for (auto [copy, buffer] : llvm::zip(plan.copies, plan.buffers)) {
     auto alloc = buffer.getDefiningOp<AllocSharedOp>();
-    if (std::optional<std::string> why = whyNotTma(copy, alloc)) {
+    if (std::optional<std::string> why = whyNotTma(CopyOp(copy).getSource(), alloc)) {
       CopyOp(copy).emitRemark("copied with cp.async, not TMA: ") << *why;
       return false;
     }
@@ -386,39 +331,17 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
                                loop.getUpperBound(), loop.getStep());
 
   // One allocation of all stages per buffer, where the buffer was.
-  SmallVector<Value> staged;
-  SmallVector<bool> swizzled;
-  SmallVector<int64_t> stageBytes;
-  SmallVector<int64_t> swizzles;
+  SmallVector<StagedBuffer> staged;
   int64_t transactionBytes = 0;
   for (Value buffer : plan.buffers) {
-    auto alloc = buffer.getDefiningOp<AllocSharedOp>();
-    OpBuilder allocBuilder(alloc);
-    int64_t alignment = getStageAlignment(alloc, tma);
-    stageBytes.push_back(getStageBytes(alloc, alignment));
-    auto rawType =
-        MemRefType::get({stages * stageBytes.back()}, allocBuilder.getI8Type(),
-                        AffineMap(), alloc.getType().getMemorySpace());
-    swizzled.push_back(alloc.isSwizzled());
-    swizzles.push_back(getTmaSwizzle(alloc));
-    transactionBytes += alloc.getType().getNumElements() *
-                        getBufferElementBytes(alloc.getType().getElementType());
-    staged.push_back(AllocSharedOp::create(
-        allocBuilder, alloc.getLoc(), rawType,
-        allocBuilder.getI64IntegerAttr(alignment), IntegerAttr()));
+    staged.push_back(createStagedBuffer(
+        buffer.getDefiningOp<AllocSharedOp>(), stages, tma));
+    transactionBytes += staged.back().tileBytes;
   }
   // Maps every buffer to its stage `stage` (an index in [0, S)).
   auto mapStage = [&](IRMapping &mapping, Value stage) {
-    for (auto [buffer, raw, swizzle, bytes] :
-         llvm::zip(plan.buffers, staged, swizzled, stageBytes)) {
-      auto type = cast<MemRefType>(buffer.getType());
-      Value shift = arith::MulIOp::create(builder, loc, stage, constant(bytes));
-      auto view =
-          memref::ViewOp::create(builder, loc, type, raw, shift, ValueRange());
-      if (swizzle)
-        view->setAttr(kSwizzledViewAttr, builder.getUnitAttr());
-      mapping.map(buffer, view.getResult());
-    }
+    for (auto [buffer, buffered] : llvm::zip(plan.buffers, staged))
+      mapping.map(buffer, buffered.buildStageView(builder, loc, stage));
   };
   // With TMA: one mbarrier per stage, armed by thread 0 with the bytes of
   // the stage's tiles; thread 0 issues the copies.
@@ -477,7 +400,7 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
       auto load =
           TmaLoadOp::create(builder, copy.getLoc(), copy.getSource(), indices,
                             mapping.lookup(copy.getTarget()), barriers, stage);
-      load.setSwizzle(swizzles[index]);
+      load.setSwizzle(staged[index].tmaSwizzle);
     }
   };
   // Copies of `iteration` into stage `stage`.

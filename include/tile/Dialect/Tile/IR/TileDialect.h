@@ -35,6 +35,12 @@ constexpr llvm::StringLiteral kSwizzledViewAttr =
 /// are done), and the loop is followed by a wait for all of them.
 constexpr llvm::StringLiteral kWgmmaInFlightAttr =
     TileDialect::WgmmaInFlightAttrHelper::getNameStr();
+/// On a wgmma `tile.gemm` whose shared operands only TMA writes (a
+/// warp-specialized pipeline's tiles, tile-lower-warp-specialize): the TMA
+/// copies and the MMAs are both the async proxy's, so no
+/// fence.proxy.async precedes the MMAs.
+constexpr llvm::StringLiteral kTmaOperandsAttr =
+    TileDialect::TmaOperandsAttrHelper::getNameStr();
 /// Marks, during tile-lower-fragments, a loop after which the wait for its
 /// in-flight wgmma gemms was placed (one wait for two copies of a gemm).
 constexpr llvm::StringLiteral kWgmmaWaitedAttr = "tile.wgmma_waited";

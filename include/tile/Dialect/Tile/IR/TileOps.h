@@ -43,6 +43,16 @@ BarrierOp createCompilerBarrier(OpBuilder &builder, Location loc,
 /// whole (the kernel, a warp-specialized pipeline, a role of one).
 bool isThreadGroupScope(Operation *op);
 
+/// The threads of the block that run `op`, [first, first + count): the
+/// whole block, or the role around it of a `tile.warp_specialize` (its
+/// region: the consumer's are the first threads, the producer's the rest;
+/// or the `scf.if` of a lowered role).
+std::pair<int64_t, int64_t> getRoleThreads(Operation *op);
+
+/// Whether a fragment layout of `kernel` may spread over `threads`: the
+/// block's, or those of a pipeline's consumer role (the block's first).
+bool isFragmentThreadCount(KernelOp kernel, int64_t threads);
+
 /// Why TMA cannot copy a tile of `target`'s shape from `source` into
 /// `target`, swizzled by `swizzle` bytes (0 or 128): the limits of
 /// `cp.async.bulk.tensor` and `cuTensorMapEncodeTiled` that the types

@@ -975,36 +975,49 @@ def Tile_ThreadAllReduceOp : Tile_Op<"thread_allreduce", [
 //===----------------------------------------------------------------------===//
 
 def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
-    RecursiveMemoryEffects,
+    RecursiveMemoryEffects, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Tile_CollectiveOpInterface>]> {
   let summary = "A producer/consumer pipeline between warp groups";
   let description = [{
-    Splits the block's threads into a producer warp group set (the first
-    `producer` threads, by linear thread index) and a consumer set (the
+    Splits the block's threads into a consumer warp group set (the first
+    `consumer` threads, by linear thread index) and a producer set (the
     rest), and runs a pipeline of `stages` stages over the iterations
     `%iv = %lb to %ub step %step`. For every iteration the producer region
-    fills stage `%stage = (iteration number) mod stages` of the `buffers`
-    (shared buffers whose leading dimension is the stage), and the consumer
+    fills stage `%stage = (iteration number) mod stages` and the consumer
     region reads it. The lowering creates a "full" and an "empty" mbarrier per
     stage with phase tracking, so a stage is never overwritten before the
     consumer has released it, nor read before the producer has filled it.
 
-    Both thread counts are whole warp groups (multiples of 128) and add up to
-    the block. `regs` sets the per-thread register count of a role on sm_90a
-    (`setmaxnreg`: a multiple of 8 in [24, 256]).
+    The stages are given in one of two ways:
+    - `buffers`: shared buffers whose leading dimension is the stage, which
+      the regions index with `%stage` (thread-level code);
+    - `tiles`: whole `tile.alloc_shared` tiles of one stage, which the op
+      multiplies by `stages`. In the regions a tile names the iteration's
+      stage, so tile-level code (`tile.copy` into it, `tile.gemm` from it)
+      needs no stage index. On sm_90a the producer's copies of global tiles
+      into them become TMA copies completing on the stage's mbarrier.
+
+    The consumer threads come first so that what they hold after the op (a
+    `tile.gemm` accumulator, per-thread results) sits where it would without
+    specialization. Both thread counts are whole warp groups (multiples of
+    128) and add up to the block. `regs` sets the per-thread register count
+    of a role on sm_90a (`setmaxnreg`: a multiple of 8 in [24, 256]).
 
     ```mlir
-    tile.warp_specialize %k = %c0 to %c8 step %c1 stages 2
-        buffers(%Bs : memref<2x128x128xf16, #gpu.address_space<workgroup>>)
-        producer(%stage) threads 128 regs 24 {
-      ...
-    } consumer(%stage) threads 128 regs 240 {
-      ...
+    tile.warp_specialize %c0 to %kt step %c1 stages 4
+        tiles(%As, %Bs : memref<128x64xf16, #gpu.address_space<workgroup>>,
+                         memref<64x256xf16, #gpu.address_space<workgroup>>)
+        producer(%k, %stage) threads 128 regs 40 {
+      tile.copy %A[%m0, %k0] to %As : ...
+      tile.copy %B[%k0, %n0] to %Bs : ...
+    } consumer(%k, %stage) threads 256 regs 232 {
+      tile.gemm %As, %Bs, %acc : ...
     }
     ```
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
                        Variadic<AnyStaticShapeMemRef>:$buffers,
+                       Variadic<AnyStaticShapeMemRef>:$tiles,
                        I64Attr:$stages,
                        I64Attr:$producerThreads,
                        I64Attr:$consumerThreads,

@@ -197,24 +197,36 @@ def TileLowerWarpSpecialize : Pass<"tile-lower-warp-specialize", "::mlir::tile::
   let description = [{
     Each `tile.warp_specialize` becomes a "full" and an "empty" mbarrier
     per stage (initialized by thread 0, then a barrier), and two roles: the
-    first `producer` threads run the producer region for every iteration,
-    waiting for the stage to be empty and arriving on "full" after it; the
-    others run the consumer region, waiting for "full" and arriving on
-    "empty". Phases are tracked from the iteration number, so the stages are
+    first `consumer` threads run the consumer region for every iteration,
+    waiting for "full" and arriving on "empty" after it; the others run the
+    producer region, waiting for the stage to be empty and arriving on
+    "full". Phases are tracked from the iteration number, so the stages are
     reused in turn without a deadlock. `regs` become `setmaxnreg.dec` /
     `setmaxnreg.inc` at the start of the role, with the register count at
     entry set on the kernel (`.maxnreg`), without which ptxas ignores them.
-    Collective ops in a role are spread over that role's threads.
+    Collective ops in a role are spread over that role's threads. `tiles`
+    get one copy per stage, each iteration's a view.
+
+    With `tma` (sm_90 and later), the producer's whole-tile copies from
+    kernel arguments into `tiles` become TMA copies issued by its first
+    thread, completing on "full" (expect_tx), and the consumer's wgmma
+    gemms stay in flight, their stage released one iteration later.
 
     Checked first, with the op named: the roles touch shared memory only
-    through the op's buffers, at the slice of their stage argument, the
-    producer only writing them and the consumer only reading; no block-wide
-    barrier or reduction in a role (the other role would never reach it).
+    through the op's buffers and tiles (a buffer at the slice of the stage
+    argument), the producer only writing them and the consumer only
+    reading; no block-wide barrier or reduction in a role (the other role
+    would never reach it); no tf32 wgmma gemm in a role.
     Runs after barrier insertion, which leaves the op's regions alone.
   }];
+  let options = [
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "Copy whole tiles into the pipeline's tiles with TMA">
+  ];
   let dependentDialects = [
     "::mlir::NVVM::NVVMDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect"
   ];

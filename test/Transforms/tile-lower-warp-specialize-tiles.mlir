@@ -1,0 +1,142 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-warp-specialize{tma=true}))' | FileCheck %s
+
+// A pipeline of `tiles` on sm_90a: each tile becomes one allocation of 4
+// stages (1024-byte aligned, swizzled views at s * stage bytes). The
+// producer's first thread alone runs its loop: wait for an empty stage,
+// arm full[s] (count 1) with the 48 KB of the stage, TMA copies. The roles
+// compare a shuffled (warp-uniform) warp index; the producer's code comes
+// first. The clear of the accumulator moves into the consumer's role; its
+// gemm stays in flight, reads operands only TMA wrote (no fence), and the
+// previous stage is released after it. Each role sets the register count
+// back to the one at entry when it ends, after its loop.
+// CHECK-LABEL: tile.kernel @gemm_ws
+// CHECK-SAME: tile.max_registers = 168 : i32
+// CHECK-DAG: %[[A:.+]] = tile.alloc_shared {alignment = 1024 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[B:.+]] = tile.alloc_shared {alignment = 1024 : i64} : memref<131072xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+// CHECK: %[[T:.+]] = tile.thread_id x
+// CHECK: %[[W32:.+]] = arith.divui %[[T]], %c32
+// CHECK: %[[WI32:.+]] = arith.index_castui %[[W32]] : index to i32
+// CHECK: %[[SHUF:.+]], %{{.*}} = gpu.shuffle idx %[[WI32]]
+// CHECK: %[[WARP:.+]] = arith.index_castui %[[SHUF]] : i32 to index
+// CHECK: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %c1
+// CHECK: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %c256
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: tile.barrier
+// CHECK: %[[PROD:.+]] = arith.cmpi uge, %[[WARP]], %c8
+// CHECK: scf.if %[[PROD]] {
+// CHECK-NEXT: nvvm.setmaxregister  decrease 40
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[T]], %c256
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: scf.for
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: %[[AV:.+]] = memref.view %[[A]][%{{.*}}][] {tile.swizzle} : memref<65536xi8, #gpu.address_space<workgroup>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[BV:.+]] = memref.view %[[B]][%{{.*}}][] {tile.swizzle} : memref<131072xi8, #gpu.address_space<workgroup>> to memref<64x256xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%{{.*}}], %c49152
+// CHECK-NEXT: tile.tma_load %{{.*}} to %[[AV]], %[[BARS]][%{{.*}}] {swizzle = 128 : i64}
+// CHECK-NEXT: tile.tma_load %{{.*}} to %[[BV]], %[[BARS]][%{{.*}}] {swizzle = 128 : i64}
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.setmaxregister  increase 168
+// CHECK-NEXT: } {tile.role_first = 256 : i64, tile.role_threads = 128 : i64}
+// CHECK: %[[CONS:.+]] = arith.cmpi ult, %[[WARP]], %c8
+// CHECK: scf.if %[[CONS]] {
+// CHECK-NEXT: nvvm.setmaxregister  increase 232
+// CHECK-NEXT: tile.clear
+// CHECK: scf.for %[[IT:.+]] = 
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: tile.gemm {{.*}}tile.tma_operands, tile.wgmma_in_flight
+// CHECK: %[[LATER:.+]] = arith.cmpi ugt, %[[IT]], %c0
+// CHECK: scf.if %[[LATER]] {
+// CHECK: %[[PREV:.+]] = arith.remui
+// CHECK: %[[EMPTY:.+]] = arith.addi %[[PREV]], %c4
+// CHECK: nvgpu.mbarrier.arrive %[[BARS]][%[[EMPTY]]]
+// CHECK: }
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.setmaxregister  decrease 168
+// CHECK-NEXT: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
+// CHECK-NEXT: tile.barrier
+// CHECK-NOT: tile.clear
+// CHECK: tile.copy
+
+tile.kernel @gemm_ws(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
+                     %C: memref<?x?xf16> {tile.multiple_of = 8})
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %kt = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x256xf32, #tile.fragment>
+  tile.clear %acc : memref<128x256xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %kt step %c1 stages 4
+      tiles(%As, %Bs : memref<128x64xf16, #gpu.address_space<workgroup>>,
+                       memref<64x256xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+    %k0 = arith.muli %k, %c64 : index
+    tile.copy %A[%c0, %k0] to %As : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %c0] to %Bs : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 256 regs 232 {
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.fragment>
+  }
+  tile.copy %acc to %C[%c0, %c0] : memref<128x256xf32, #tile.fragment> to memref<?x?xf16>
+}
+
+// -----
+
+// A producer that does more than compute indices and copy: with TMA one
+// thread would run it, so the copies stay cp.async, with a remark.
+tile.kernel @ws_not_tma(%A: memref<?x?xf16> {tile.multiple_of = 8}, %Y: memref<8xf32>)
+    grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      tiles(%As : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+    tile.copy %A[%c0, %c0] to %As : memref<?x?xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    // expected-remark @below {{copied with cp.async, not TMA: the producer does more than compute indices and copy the tiles (with TMA one thread runs it)}}
+    memref.store %f, %Y[%c0] : memref<8xf32>
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+// A tf32 wgmma gemm rounds its operand tiles in place between block
+// barriers, which only one role would reach.
+tile.kernel @ws_tf32(%A: memref<?x?xf32> {tile.multiple_of = 8}, %B: memref<?x?xf32> {tile.multiple_of = 8})
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %As = tile.alloc_shared : memref<128x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      tiles(%As, %Bs : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+    tile.copy %A[%c0, %c0] to %As : memref<?x?xf32> to memref<128x32xf32, #gpu.address_space<workgroup>>
+    tile.copy %B[%c0, %c0] to %Bs : memref<?x?xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 256 {
+    // expected-error @below {{'tile.gemm' op a tf32 wgmma gemm cannot run in the consumer of a 'tile.warp_specialize': it rounds its operand tiles to tf32 in place between block barriers, which only the role's threads would reach (use lowering = mma_sync)}}
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>, transpose_b} : memref<128x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+}
+
+// -----
+
+// A fragment lives in the consumer's threads or the whole block.
+tile.kernel @ws_fragment_in_producer() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %acc = tile.alloc_fragment : memref<16x16xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      producer(%k, %s) threads 128 {
+    // expected-error @below {{'tile.clear' op uses a fragment in the producer of a 'tile.warp_specialize': a fragment lives in the consumer's threads (the block's first) or in the whole block}}
+    tile.clear %acc : memref<16x16xf32, #tile.fragment>
+  } consumer(%k, %s) threads 128 {
+  }
+}
