@@ -60,7 +60,7 @@ static bool chipHasTma(StringRef chip) {
 
 void tile::configureForCPUTarget(TileToPTXOptions &options) {
   options.gemmLowering = "scalar";
-  options.chip = "cpu";
+  options.chip = kCPUChip.str();
 }
 
 void tile::buildTileToGPUPipeline(OpPassManager &pm,
@@ -69,12 +69,19 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   OpPassManager &kernelPm = pm.nest<KernelOp>();
   kernelPm.addPass(createTileInferLayouts());
   TileSoftwarePipelineOptions pipelining;
-  pipelining.tma = options.tma && chipHasTma(options.chip);
+  // The CPU target runs TMA pipelines as sm_90a does (the copies by the
+  // issuing thread, tile-emulate-tma), so that its race check sees their
+  // mbarriers, transaction counts and MMAs left in flight.
+  bool cpu = options.chip == kCPUChip;
+  pipelining.tma = options.tma && (chipHasTma(options.chip) || cpu);
   kernelPm.addPass(createTileSoftwarePipeline(pipelining));
   kernelPm.addPass(createTileInsertBarriers());
   TileLowerWarpSpecializeOptions specialization;
   specialization.tma = pipelining.tma;
+  specialization.testReleaseEarly = options.testReleaseEarly;
   kernelPm.addPass(createTileLowerWarpSpecialize(specialization));
+  if (cpu)
+    kernelPm.addPass(createTileEmulateTma());
   TileLowerFragmentsOptions fragments;
   fragments.gemmLowering = options.gemmLowering;
   fragments.chip = options.chip;

@@ -77,6 +77,7 @@ CPUTarget::compile(ModuleOp module, const CPUTargetOptions &options) {
   auto start = std::chrono::steady_clock::now();
   mlir::tile::TileToPTXOptions toGPU;
   mlir::tile::configureForCPUTarget(toGPU);
+  toGPU.testReleaseEarly = options.releaseEarly;
   PassManager tileToGPU(module.getContext());
   mlir::tile::buildTileToGPUPipeline(tileToGPU, toGPU);
   if (failed(tileToGPU.run(module)))
@@ -138,6 +139,11 @@ CPUTarget::compile(ModuleOp module, const CPUTargetOptions &options) {
     add(kMBarrierArrive, &tile_rt_mbarrier_arrive);
     add(kMBarrierWaitParity, &tile_rt_mbarrier_wait_parity);
     add(kCpAsyncMBarrierArrive, &tile_rt_cp_async_mbarrier_arrive);
+    add(kMBarrierArriveExpectTx, &tile_rt_mbarrier_arrive_expect_tx);
+    add(kMBarrierCompleteTx, &tile_rt_mbarrier_complete_tx);
+    add(kWgmmaFence, &tile_rt_wgmma_fence);
+    add(kWgmmaCommitGroup, &tile_rt_wgmma_commit_group);
+    add(kWgmmaWaitGroup, &tile_rt_wgmma_wait_group);
     add(kSharedAccess, &tile_rt_shared_access);
     add(kOutOfBounds, &tile_rt_out_of_bounds);
     add(kTruncSFBF2, &tile_rt_truncsfbf2);

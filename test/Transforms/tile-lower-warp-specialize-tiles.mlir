@@ -8,12 +8,17 @@
 // first. The clear of the accumulator moves into the consumer's role; its
 // gemm stays in flight, reads operands only TMA wrote (no fence), and the
 // previous stage is released after it. Each role sets the register count
-// back to the one at entry when it ends, after its loop.
+// back to the one at entry when it ends, after its loop. The producer takes
+// its registers back only once every consumer thread has taken its own
+// (barrier 2S = 8, arrived after the consumer's setmaxnreg.inc): its idle
+// threads end at once, and their .inc could otherwise take what the
+// consumers wait for (a deadlock on the H100 when threads stayed after the
+// op). A copy out alone stays after the op.
 // CHECK-LABEL: tile.kernel @gemm_ws
 // CHECK-SAME: tile.max_registers = 168 : i32
 // CHECK-DAG: %[[A:.+]] = tile.alloc_shared {alignment = 1024 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[B:.+]] = tile.alloc_shared {alignment = 1024 : i64} : memref<131072xi8, #gpu.address_space<workgroup>>
-// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 9>
 // CHECK: %[[T:.+]] = tile.thread_id x
 // CHECK: %[[W32:.+]] = arith.divui %[[T]], %c32
 // CHECK: %[[WI32:.+]] = arith.index_castui %[[W32]] : index to i32
@@ -21,6 +26,7 @@
 // CHECK: %[[WARP:.+]] = arith.index_castui %[[SHUF]] : i32 to index
 // CHECK: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %c1
 // CHECK: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %c256
+// CHECK: nvgpu.mbarrier.init %[[BARS]][%c8{{.*}}], %c256
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: tile.barrier
 // CHECK: %[[PROD:.+]] = arith.cmpi uge, %[[WARP]], %c8
@@ -37,11 +43,13 @@
 // CHECK-NEXT: tile.tma_load %{{.*}} to %[[BV]], %[[BARS]][%{{.*}}] {swizzle = 128 : i64}
 // CHECK-NEXT: }
 // CHECK-NEXT: }
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]][%c8{{.*}}], %false
 // CHECK-NEXT: nvvm.setmaxregister  increase 168
 // CHECK-NEXT: } {tile.role_first = 256 : i64, tile.role_threads = 128 : i64}
 // CHECK: %[[CONS:.+]] = arith.cmpi ult, %[[WARP]], %c8
 // CHECK: scf.if %[[CONS]] {
 // CHECK-NEXT: nvvm.setmaxregister  increase 232
+// CHECK: nvgpu.mbarrier.arrive %[[BARS]][%c8{{.*}}]
 // CHECK-NEXT: tile.clear
 // CHECK: scf.for %[[IT:.+]] = 
 // CHECK: nvgpu.mbarrier.try_wait.parity
@@ -82,6 +90,62 @@ tile.kernel @gemm_ws(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?x
     tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.fragment>
   }
   tile.copy %acc to %C[%c0, %c0] : memref<128x256xf32, #tile.fragment> to memref<?x?xf16>
+}
+
+// -----
+
+// A fused epilogue after the op (elementwise on the consumer's accumulator,
+// then the copy out) moves into the consumer's role, after its loop and
+// before the register count goes back: the accumulator, the bias values and
+// the result fit into the consumer's 232 registers (after the op, in 168,
+// ptxas spilled 408 bytes). What follows that is not on the consumer's
+// fragments stays after the op.
+// CHECK-LABEL: tile.kernel @epilogue_in_consumer
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: scf.for
+// CHECK: tile.gemm
+// CHECK: tile.parallel
+// CHECK: arith.maximumf
+// CHECK: tile.copy %{{.*}} to %{{.*}} : memref<128x256xf16, #tile.fragment
+// CHECK-NEXT: nvvm.setmaxregister  decrease 168
+// CHECK-NEXT: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.store
+tile.kernel @epilogue_in_consumer(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
+                                  %bias: memref<256xf32>, %C: memref<?x?xf16> {tile.multiple_of = 8},
+                                  %flag: memref<1xf32>)
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %kt = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x256xf32, #tile.fragment>
+  %out = tile.alloc_fragment : memref<128x256xf16, #tile.fragment>
+  tile.clear %acc : memref<128x256xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %kt step %c1 stages 4
+      tiles(%As, %Bs : memref<128x64xf16, #gpu.address_space<workgroup>>,
+                       memref<64x256xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+    %k0 = arith.muli %k, %c64 : index
+    tile.copy %A[%c0, %k0] to %As : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %c0] to %Bs : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 256 regs 232 {
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.fragment>
+  }
+  tile.parallel (%i, %j) in [128, 256] {
+    %v = memref.load %acc[%i, %j] : memref<128x256xf32, #tile.fragment>
+    %b = memref.load %bias[%j] : memref<256xf32>
+    %sum = arith.addf %v, %b : f32
+    %r = arith.maximumf %sum, %zero : f32
+    %h = arith.truncf %r : f32 to f16
+    memref.store %h, %out[%i, %j] : memref<128x256xf16, #tile.fragment>
+  }
+  tile.copy %out to %C[%c0, %c0] : memref<128x256xf16, #tile.fragment> to memref<?x?xf16>
+  memref.store %zero, %flag[%c0] : memref<1xf32>
 }
 
 // -----

@@ -9,13 +9,15 @@
 // producer's after them. The consumer waits for full, the producer for
 // empty with the inverted phase; each arrives on the other's barrier;
 // setmaxnreg in each role, with the register count at entry recorded on
-// the kernel.
+// the kernel. Barrier 4 hands the registers over: the consumers arrive
+// after their setmaxnreg.inc, the producer waits for them before its own.
 // CHECK-LABEL: tile.kernel @pipeline
 // CHECK-SAME: tile.max_registers = 168 : i32
-// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
 // CHECK: scf.if
 // CHECK:   nvgpu.mbarrier.init %[[BARS]][%c0{{.*}}], %c256
 // CHECK:   nvgpu.mbarrier.init %[[BARS]][%c2{{.*}}], %c256
+// CHECK:   nvgpu.mbarrier.init %[[BARS]][%c4{{.*}}], %c256
 // CHECK: tile.barrier
 // The roles compare a warp index made warp-uniform by a shuffle. The
 // producer's code comes first; each role ends by restoring the register
@@ -35,12 +37,14 @@
 // CHECK:     nvvm.cp.async.mbarrier.arrive %[[PTR]] {noinc = true}
 // CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[S]]]
 // CHECK:   }
+// CHECK:   nvgpu.mbarrier.try_wait.parity %[[BARS]][%c4{{.*}}], %false
 // CHECK-NEXT: nvvm.setmaxregister increase 168
 // CHECK-NEXT: } {tile.role_first = 256 : i64, tile.role_threads = 128 : i64}
 // CHECK: %[[C8:.+]] = arith.constant 8 : index
 // CHECK: arith.cmpi ult, %{{.*}}, %[[C8]]
 // CHECK: scf.if
 // CHECK:   nvvm.setmaxregister increase 232
+// CHECK:   nvgpu.mbarrier.arrive %[[BARS]][%c4{{.*}}]
 // CHECK:   scf.for
 // CHECK:     %[[CS:.+]] = arith.remui
 // CHECK:     nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[CS]]]

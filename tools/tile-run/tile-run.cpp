@@ -140,6 +140,12 @@ static cl::opt<int> testSkipBarrier(
     cl::desc("CPU target, testing the race check: remove the kernel's N-th "
              "block barrier (from 0, in program order)"),
     cl::cat(category));
+static cl::opt<bool> testReleaseEarly(
+    "test-release-early",
+    cl::desc("CPU target, testing the race check: warp-specialized consumers "
+             "release each stage right after issuing the MMAs that read it, "
+             "before they retire"),
+    cl::cat(category));
 static cl::opt<std::string> dumpPTX("dump-ptx",
                                     cl::desc("Also write the kernel's PTX to a file"),
                                     cl::cat(category));
@@ -221,6 +227,12 @@ static llvm::Error readCommandLine(PlanOptions &options) {
     if (target == TargetChoice::GPU)
       return makeError("--test-skip-barrier runs on the CPU target, not with "
                        "--target=gpu");
+    target = TargetChoice::CPU;
+  }
+  if (testReleaseEarly) {
+    if (target == TargetChoice::GPU)
+      return makeError("--test-release-early runs on the CPU target, not "
+                       "with --target=gpu");
     target = TargetChoice::CPU;
   }
   if (maxBlocks != 0) {
@@ -398,6 +410,7 @@ compileForTarget(ModuleOp module, mlir::tile::KernelOp kernel) {
   CPUTargetOptions options;
   options.raceCheck = raceCheck;
   options.skipBarrier = testSkipBarrier;
+  options.releaseEarly = testReleaseEarly;
   options.skipBarrierKernel = kernel.getSymName().str();
   options.workers = workers;
   options.maxBlocks = maxBlocks;

@@ -613,6 +613,133 @@ TEST(CPURuntimeTest, MBarrierMisuseIsReported) {
 }
 
 //===----------------------------------------------------------------------===//
+// TMA transaction counts and wgmma groups
+//===----------------------------------------------------------------------===//
+
+constexpr int32_t kTmaTileBytes = 64;
+constexpr int kTmaIterations = 6;
+
+struct TmaPipelineData {
+  /// Bytes the producer announces with arrive.expect_tx each iteration.
+  int32_t expectedBytes = kTmaTileBytes;
+  /// The consumer releases the slot before the MMA reading it retires.
+  bool releaseEarly = false;
+  std::vector<int32_t> received;
+};
+
+/// A TMA + wgmma pipeline of one slot, in the shape tile-lower-warp-
+/// specialize gives it: thread 0 (the producer) waits for the slot to be
+/// empty, arms `full` with arrive.expect_tx, "copies" the tile (its writes,
+/// then complete_tx in two halves, as two TMA boxes would); the consumer
+/// (thread 32) waits for `full`, reads the tile inside a wgmma group, and
+/// releases the slot after wgmma.wait_group 0 retired the group, or, with
+/// releaseEarly, right after committing it.
+void tmaPipeline(void *userData, int64_t *context, void *arena) {
+  auto &data = *static_cast<TmaPipelineData *>(userData);
+  auto *tile =
+      reinterpret_cast<int32_t *>(static_cast<char *>(arena) + kDataOffset);
+  int64_t thread = getThreadLinear(context);
+  if (thread == 0) {
+    tile_rt_mbarrier_init(kFullOffset, 1, -1);
+    tile_rt_mbarrier_init(kEmptyOffset, 1, -1);
+  }
+  tile_rt_barrier(0);
+  if (thread == 0) {
+    for (int i = 0; i < kTmaIterations; ++i) {
+      tile_rt_mbarrier_wait_parity(kEmptyOffset, ((i & 1) ^ 1) != 0, 1);
+      tile_rt_mbarrier_arrive_expect_tx(kFullOffset, data.expectedBytes, -1);
+      for (int half = 0; half < 2; ++half) {
+        int32_t *box = tile + half * kTmaTileBytes / 8;
+        tile_rt_shared_access(addressOf(box), kTmaTileBytes / 2, 2, 1);
+        for (int j = 0; j < kTmaTileBytes / 8; ++j)
+          box[j] = i * 100 + half * 10 + j;
+        tile_rt_mbarrier_complete_tx(kFullOffset, kTmaTileBytes / 2, 5);
+      }
+    }
+  } else if (thread == 32) {
+    for (int i = 0; i < kTmaIterations; ++i) {
+      tile_rt_mbarrier_wait_parity(kFullOffset, (i & 1) != 0, 3);
+      tile_rt_wgmma_fence();
+      int32_t sum = 0;
+      for (int j = 0; j < kTmaTileBytes / 4; ++j) {
+        tile_rt_shared_access(addressOf(tile + j), 4, 4, 0);
+        sum += tile[j];
+      }
+      tile_rt_wgmma_commit_group();
+      if (data.releaseEarly)
+        tile_rt_mbarrier_arrive(kEmptyOffset, -1);
+      tile_rt_wgmma_wait_group(0);
+      if (!data.releaseEarly)
+        tile_rt_mbarrier_arrive(kEmptyOffset, -1);
+      data.received.push_back(sum);
+    }
+  }
+}
+
+LaunchSpec tmaPipelineSpec(TmaPipelineData &data) {
+  LaunchSpec spec;
+  spec.block = {64, 1, 1};
+  spec.sharedBytes = kDataOffset + kTmaTileBytes;
+  spec.function = tmaPipeline;
+  spec.userData = &data;
+  spec.raceCheck = true;
+  spec.sites = {"bar", "wait empty", "tma write", "wait full", "mma read",
+                "complete_tx"};
+  return spec;
+}
+
+TEST(CPURuntimeTest, TmaPhaseCompletesWhenItsBytesLand) {
+  TmaPipelineData data;
+  LaunchResult result = launch(tmaPipelineSpec(data));
+  EXPECT_TRUE(result.ok()) << joinReports(result);
+  std::vector<int32_t> expected;
+  for (int i = 0; i < kTmaIterations; ++i) {
+    int32_t sum = 0;
+    for (int half = 0; half < 2; ++half)
+      for (int j = 0; j < kTmaTileBytes / 8; ++j)
+        sum += i * 100 + half * 10 + j;
+    expected.push_back(sum);
+  }
+  EXPECT_EQ(data.received, expected);
+}
+
+TEST(CPURuntimeTest, ShortExpectTxIsReported) {
+  // The phase completes when the first box lands: the consumer may read the
+  // second before it has (reported as a race too), and the second box's
+  // bytes overflow the count.
+  TmaPipelineData data;
+  data.expectedBytes = kTmaTileBytes / 2;
+  LaunchResult result = launch(tmaPipelineSpec(data));
+  EXPECT_TRUE(hasReportContaining(
+      result, "mbarrier.complete_tx by thread (0, 0, 0) of block (0, 0, 0) "
+              "at complete_tx: the mbarrier at offset 0x0 received 32 bytes "
+              "more than its phase expected"))
+      << joinReports(result);
+}
+
+TEST(CPURuntimeTest, ExcessExpectTxNeverCompletes) {
+  TmaPipelineData data;
+  data.expectedBytes = kTmaTileBytes + 4;
+  LaunchResult result = launch(tmaPipelineSpec(data));
+  EXPECT_EQ(result.deadlocks, 1u) << joinReports(result);
+}
+
+TEST(CPURuntimeTest, ReleaseBeforeWgmmaRetiresIsARace) {
+  TmaPipelineData data;
+  data.releaseEarly = true;
+  LaunchResult result = launch(tmaPipelineSpec(data));
+  // The MMA's reads are checked again when its group retires, after the
+  // release: the producer's next copy into the slot is not ordered before
+  // them.
+  EXPECT_EQ(result.races, 1u) << joinReports(result);
+  std::vector<std::string> expected = {
+      "race on shared memory (byte offset 0x10 of the block's shared "
+      "memory): read at mma read by thread (32, 0, 0) and write at tma write "
+      "by thread (0, 0, 0), block (0, 0, 0), with no barrier between them"};
+  EXPECT_EQ(result.reports, expected);
+}
+
+//===----------------------------------------------------------------------===//
 // Race check mode
 //===----------------------------------------------------------------------===//
 

@@ -44,6 +44,11 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
                      "Memory Accelerator where the chip has one (sm_90 and "
                      "later) and the copy allows it"),
       llvm::cl::init(true)};
+  Option<bool> testReleaseEarly{
+      *this, "test-release-early",
+      llvm::cl::desc("Testing the race check: warp-specialized consumers "
+                     "release each stage before the MMAs reading it retire"),
+      llvm::cl::init(false)};
   Option<bool> strengthReduction{
       *this, "strength-reduction",
       llvm::cl::desc("Run the NVPTX backend's straight-line strength "

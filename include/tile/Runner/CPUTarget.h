@@ -30,6 +30,9 @@ struct CPUTargetOptions {
   /// Testing the race check: remove block barrier `skipBarrier` (from 0, in
   /// program order) of kernel `skipBarrierKernel`; -1 removes none.
   int skipBarrier = -1;
+  /// Testing the race check: warp-specialized consumers release each stage
+  /// before the MMAs that read it retire.
+  bool releaseEarly = false;
   std::string skipBarrierKernel;
   /// OS threads running blocks; 0 for one per core.
   unsigned workers = 0;

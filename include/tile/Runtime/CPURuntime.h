@@ -118,6 +118,30 @@ void tile_rt_mbarrier_wait_parity(uint32_t arenaOffset, int32_t parity,
 /// cp.async.mbarrier.arrive[.noinc]: copies are already complete.
 void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc,
                                       int32_t site);
+/// mbarrier.arrive.expect_tx: the current phase also waits for `bytes`
+/// more bytes of transactions, then the caller arrives. A phase completes
+/// once its arrivals are in and its transaction count is back to zero.
+void tile_rt_mbarrier_arrive_expect_tx(uint32_t arenaOffset, int32_t bytes,
+                                       int32_t site);
+/// mbarrier.complete_tx: `bytes` bytes of the current phase's transactions
+/// have landed (a TMA copy, which the CPU target performs when issued). It
+/// releases the caller's writes (the copy's) to the threads that see the
+/// phase complete. More bytes than expected is reported.
+void tile_rt_mbarrier_complete_tx(uint32_t arenaOffset, int32_t bytes,
+                                  int32_t site);
+
+/// Asynchronous warp-group MMAs (wgmma), as far as the race check goes: the
+/// CPU target computes an MMA when it is issued, but the GPU reads its
+/// shared-memory operands until a wgmma.wait_group retires it. In race-check
+/// mode the caller's shared reads between wgmma.fence (`tile_rt_wgmma_fence`)
+/// and wgmma.commit_group (`tile_rt_wgmma_commit_group`) form a group; they
+/// are checked when made and checked again when `tile_rt_wgmma_wait_group`
+/// leaves at most `pending` groups in flight (or the thread ends), so that a
+/// write that the retiring wait does not precede (a stage released before
+/// its MMAs retired and refilled) is reported.
+void tile_rt_wgmma_fence(void);
+void tile_rt_wgmma_commit_group(void);
+void tile_rt_wgmma_wait_group(int32_t pending);
 
 /// Race check mode only: the caller accesses `bytes` bytes at `address`;
 /// `kind` is an AccessKind (0 read, 1 write, 2 atomic read-modify-write). Reads

@@ -59,6 +59,12 @@ constexpr const char kMBarrierArrive[] = "tile_rt_mbarrier_arrive";
 constexpr const char kMBarrierWaitParity[] = "tile_rt_mbarrier_wait_parity";
 constexpr const char kCpAsyncMBarrierArrive[] =
     "tile_rt_cp_async_mbarrier_arrive";
+constexpr const char kMBarrierArriveExpectTx[] =
+    "tile_rt_mbarrier_arrive_expect_tx";
+constexpr const char kMBarrierCompleteTx[] = "tile_rt_mbarrier_complete_tx";
+constexpr const char kWgmmaFence[] = "tile_rt_wgmma_fence";
+constexpr const char kWgmmaCommitGroup[] = "tile_rt_wgmma_commit_group";
+constexpr const char kWgmmaWaitGroup[] = "tile_rt_wgmma_wait_group";
 constexpr const char kSharedAccess[] = "tile_rt_shared_access";
 constexpr const char kOutOfBounds[] = "tile_rt_out_of_bounds";
 /// LLVM's name for f32 -> bf16 truncation, which the runtime provides as

@@ -2,8 +2,9 @@
 //
 // Step 3 of the CPU target's lowering (HostLowering.h): thread, block and
 // grid indices and extents become loads from the thread's context; block
-// barriers, shuffles and cp.async mbarrier arrivals become calls into the
-// CPU runtime; printf becomes the host's. One conversion pattern per op
+// barriers, shuffles, cp.async mbarrier arrivals, TMA transaction
+// completions and the wgmma group structure of gemms left in flight become
+// calls into the CPU runtime; printf becomes the host's. One conversion pattern per op
 // family; the ConversionTarget marks the gpu, nvgpu and NVVM dialects
 // illegal, so an op of theirs that no pattern lowers is an error naming it.
 //
@@ -243,8 +244,57 @@ struct CpAsyncArriveToRuntime
   SiteTable &sites;
 };
 
+/// nvvm.mbarrier.complete_tx (a TMA copy's bytes, the copy performed by
+/// the thread that issued it): the runtime's.
+struct CompleteTxToRuntime
+    : public OpConversionPattern<NVVM::MBarrierCompleteTxOp> {
+  CompleteTxToRuntime(MLIRContext *context, SiteTable &sites)
+      : OpConversionPattern(context), sites(sites) {}
+
+  LogicalResult
+  matchAndRewrite(NVVM::MBarrierCompleteTxOp complete, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = complete.getLoc();
+    Value address = LLVM::PtrToIntOp::create(
+        rewriter, loc, rewriter.getI32Type(), adaptor.getAddr());
+    callRuntime(rewriter, loc, kMBarrierCompleteTx, {},
+                {address, adaptor.getTxcount(),
+                 createI32(rewriter, loc, sites.getId(complete))});
+    rewriter.eraseOp(complete);
+    return success();
+  }
+
+  SiteTable &sites;
+};
+
+/// wgmma.fence / commit_group / wait_group around a CPU gemm left in
+/// flight: the runtime's, which checks the group's shared reads again when
+/// it retires (CPURuntime.h).
+struct WgmmaGroupToRuntime : public ConversionPattern {
+  WgmmaGroupToRuntime(MLIRContext *context, StringRef name)
+      : ConversionPattern(name, /*benefit=*/1, context) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value>,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op->getLoc();
+    if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+      callRuntime(rewriter, loc, kWgmmaWaitGroup, {},
+                  {createI32(rewriter, loc, wait.getGroup())});
+    else
+      callRuntime(rewriter, loc,
+                  isa<NVVM::WgmmaFenceAlignedOp>(op) ? kWgmmaFence
+                                                     : kWgmmaCommitGroup,
+                  {}, {});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Ops without a host meaning: cp.async groups (copies are complete when
-/// issued) and register rebalancing (registers are the host's).
+/// issued), register rebalancing (registers are the host's) and the fence
+/// that makes mbarrier inits visible to TMA (the runtime's inits are, and
+/// the race check orders them by the barrier that follows).
 struct EraseOnHost : public ConversionPattern {
   EraseOnHost(MLIRContext *context, StringRef name)
       : ConversionPattern(name, /*benefit=*/1, context) {}
@@ -347,10 +397,16 @@ void host::populateThreadOpsToRuntimePatterns(RewritePatternSet &patterns,
                          NVVM::Barrier0Op::getOperationName(),
                          NVVM::BarrierOp::getOperationName()})
     patterns.add<BlockBarrierToRuntime>(context, name, sites);
-  patterns.add<ShuffleToRuntime, CpAsyncArriveToRuntime>(context, sites);
+  patterns.add<ShuffleToRuntime, CpAsyncArriveToRuntime, CompleteTxToRuntime>(
+      context, sites);
+  for (StringRef name : {NVVM::WgmmaFenceAlignedOp::getOperationName(),
+                         NVVM::WgmmaGroupSyncAlignedOp::getOperationName(),
+                         NVVM::WgmmaWaitGroupSyncOp::getOperationName()})
+    patterns.add<WgmmaGroupToRuntime>(context, name);
   for (StringRef name : {NVVM::CpAsyncCommitGroupOp::getOperationName(),
                          NVVM::CpAsyncWaitGroupOp::getOperationName(),
-                         NVVM::SetMaxRegisterOp::getOperationName()})
+                         NVVM::SetMaxRegisterOp::getOperationName(),
+                         NVVM::FenceMbarrierInitOp::getOperationName()})
     patterns.add<EraseOnHost>(context, name);
   patterns.add<PrintfToHost>(context);
 }

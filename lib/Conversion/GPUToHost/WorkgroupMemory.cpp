@@ -121,6 +121,24 @@ static LogicalResult lowerMBarriers(OpBuilder &builder,
       callRuntime(builder, loc, kMBarrierArrive, {},
                   {barrierOffset(loc, arrive.getMbarId()),
                    createI32(builder, loc, sites.getId(arrive))});
+    } else if (auto arrive =
+                   dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(user)) {
+      auto emit = [&] {
+        Value bytes = arith::IndexCastOp::create(
+            builder, loc, builder.getI32Type(), arrive.getTxcount());
+        callRuntime(builder, loc, kMBarrierArriveExpectTx, {},
+                    {barrierOffset(loc, arrive.getMbarId()), bytes,
+                     createI32(builder, loc, sites.getId(arrive))});
+      };
+      if (Value predicate = arrive.getPredicate()) {
+        auto ifOp = scf::IfOp::create(builder, loc, predicate,
+                                      /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPoint(ifOp.thenYield());
+        emit();
+      } else {
+        emit();
+      }
     } else if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(user)) {
       callRuntime(builder, loc, kMBarrierWaitParity, {},
                   {barrierOffset(loc, wait.getMbarId()),

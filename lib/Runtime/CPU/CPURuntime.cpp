@@ -178,6 +178,31 @@ void tile_rt_cp_async_mbarrier_arrive(uint32_t arenaOffset, int32_t noinc,
   worker.cpAsyncMBarrierArrive(arenaOffset, noinc != 0);
 }
 
+void tile_rt_mbarrier_arrive_expect_tx(uint32_t arenaOffset, int32_t bytes,
+                                       int32_t site) {
+  Worker &worker = getWorker("tile_rt_mbarrier_arrive_expect_tx");
+  worker.mbarrierAccess(arenaOffset, site, AccessKind::Atomic);
+  worker.mbarrierExpectTx(arenaOffset, bytes);
+  worker.mbarrierArrive(arenaOffset, "mbarrier.arrive.expect_tx");
+}
+
+void tile_rt_mbarrier_complete_tx(uint32_t arenaOffset, int32_t bytes,
+                                  int32_t site) {
+  Worker &worker = getWorker("tile_rt_mbarrier_complete_tx");
+  worker.mbarrierAccess(arenaOffset, site, AccessKind::Atomic);
+  worker.mbarrierCompleteTx(arenaOffset, bytes, site);
+}
+
+void tile_rt_wgmma_fence(void) { getWorker("tile_rt_wgmma_fence").wgmmaFence(); }
+
+void tile_rt_wgmma_commit_group(void) {
+  getWorker("tile_rt_wgmma_commit_group").wgmmaCommitGroup();
+}
+
+void tile_rt_wgmma_wait_group(int32_t pending) {
+  getWorker("tile_rt_wgmma_wait_group").wgmmaWaitGroup(pending);
+}
+
 void tile_rt_shared_access(uint64_t address, uint64_t bytes, int32_t site,
                            int32_t kind) {
   getWorker("tile_rt_shared_access").sharedAccess(address, bytes, site, kind);

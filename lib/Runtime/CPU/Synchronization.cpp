@@ -136,9 +136,22 @@ void Worker::mbarrierInit(uint32_t offset, int32_t count) {
     count = std::clamp(count, 1, kMaxMBarrierCount);
   }
   *state = static_cast<uint64_t>(count) << 32 | static_cast<uint64_t>(count);
+  transactionBytes.erase(offset);
   ++progress;
   if (raceDetector)
     raceDetector->onMBarrierInit(current->linear, offset);
+}
+
+int Worker::completePhaseIfDone(uint64_t *state, uint32_t offset) {
+  if (getPending(*state) != 0)
+    return -1;
+  auto outstanding = transactionBytes.find(offset);
+  if (outstanding != transactionBytes.end() && outstanding->second > 0)
+    return -1;
+  uint64_t phase = *state & kPhaseBit;
+  uint64_t expected = getExpected(*state);
+  *state = (phase ^ kPhaseBit) | expected << 32 | expected;
+  return phase ? 1 : 0;
 }
 
 void Worker::mbarrierArrive(uint32_t offset, const char *operation) {
@@ -155,15 +168,50 @@ void Worker::mbarrierArrive(uint32_t offset, const char *operation) {
     return;
   }
   ++progress;
-  uint64_t pending = getPending(*state) - 1;
-  int completedParity = -1;
-  uint64_t phase = *state & kPhaseBit;
-  if (pending == 0) {
-    completedParity = phase ? 1 : 0;
-    phase ^= kPhaseBit;
-    pending = expected;
+  if (getPending(*state) == 0) {
+    // Every arrival is in and transactions are outstanding: one more
+    // arrival than the count.
+    char text[64];
+    std::snprintf(text, sizeof(text), "0x%" PRIx32, offset);
+    reports.insert(std::string(operation) + " by " + describeCurrentThread() +
+                   " on the mbarrier at offset " + text +
+                   ": every arrival of the phase is in already (more "
+                   "arrivals than its count)");
+    return;
   }
-  *state = phase | expected << 32 | pending;
+  *state -= 1;
+  int completedParity = completePhaseIfDone(state, offset);
+  if (raceDetector)
+    raceDetector->onMBarrierArrive(current->linear, offset, completedParity);
+}
+
+void Worker::mbarrierExpectTx(uint32_t offset, int32_t bytes) {
+  if (!getMBarrier(offset, "mbarrier.expect_tx", -1))
+    return;
+  transactionBytes[offset] += bytes;
+}
+
+void Worker::mbarrierCompleteTx(uint32_t offset, int32_t bytes, int32_t site) {
+  uint64_t *state = getMBarrier(offset, "mbarrier.complete_tx", site);
+  if (!state)
+    return;
+  ++progress;
+  int64_t &outstanding = transactionBytes[offset];
+  outstanding -= bytes;
+  if (outstanding < 0) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "0x%" PRIx32, offset);
+    reports.insert(
+        "mbarrier.complete_tx by " + describeCurrentThread() + " at " +
+        describeSite(spec.sites, site) + ": the mbarrier at offset " + text +
+        " received " + std::to_string(-outstanding) +
+        " bytes more than its phase expected (the expect_tx count is short: "
+        "on the GPU the phase completes before the copy has landed)");
+    outstanding = 0;
+  }
+  int completedParity = completePhaseIfDone(state, offset);
+  // The copy's writes (made by the calling thread) are released to the
+  // threads that see the phase complete.
   if (raceDetector)
     raceDetector->onMBarrierArrive(current->linear, offset, completedParity);
 }
@@ -208,4 +256,37 @@ void Worker::mbarrierAccess(uint32_t offset, int32_t site, AccessKind kind) {
       uint64_t(offset) + 8 > static_cast<uint64_t>(spec.sharedBytes))
     return;
   raceDetector->onAccess(current->linear, offset, 8, site, kind);
+}
+
+void Worker::wgmmaFence() {
+  if (raceDetector)
+    current->inWgmmaGroup = true;
+}
+
+void Worker::wgmmaCommitGroup() {
+  ThreadState &thread = *current;
+  if (!raceDetector || !thread.inWgmmaGroup)
+    return;
+  thread.inWgmmaGroup = false;
+  std::vector<DeferredRead> reads = std::move(thread.openWgmmaGroup);
+  thread.openWgmmaGroup.clear();
+  // Each thread reads the same elements many times (a row of A for every
+  // element of C in that row): once each is enough.
+  std::sort(reads.begin(), reads.end());
+  reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+  thread.wgmmaGroups.push_back(std::move(reads));
+}
+
+void Worker::wgmmaWaitGroup(int32_t pending) {
+  if (raceDetector)
+    retireWgmmaGroups(*current, static_cast<size_t>(std::max(pending, 0)));
+}
+
+void Worker::retireWgmmaGroups(ThreadState &thread, size_t pending) {
+  while (thread.wgmmaGroups.size() > pending) {
+    for (const DeferredRead &read : thread.wgmmaGroups.front())
+      raceDetector->onAccess(thread.linear, read.offset, read.bytes,
+                             read.site, AccessKind::Read);
+    thread.wgmmaGroups.erase(thread.wgmmaGroups.begin());
+  }
 }

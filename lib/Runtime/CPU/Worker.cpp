@@ -100,6 +100,9 @@ void Worker::runBlock(int64_t linearBlock) {
     thread.waitKind = WaitKind::None;
     thread.finished = false;
     thread.shuffleValid = false;
+    thread.inWgmmaGroup = false;
+    thread.openWgmmaGroup.clear();
+    thread.wgmmaGroups.clear();
     // The stack is already mapped: this only rewrites the initial frame.
     thread.fiber.prepare(&Worker::threadMain, &thread);
     runnable.push_back(&thread);
@@ -110,6 +113,7 @@ void Worker::runBlock(int64_t linearBlock) {
     warp.live = warp.size;
   }
   barrierArrived = 0;
+  transactionBytes.clear();
   liveThreads = static_cast<uint32_t>(blockThreads);
   if (raceDetector)
     raceDetector->beginBlock(linearBlock, blockId);
@@ -148,6 +152,9 @@ void Worker::threadMain(void *argument) {
 }
 
 void Worker::finishThread(ThreadState &thread) {
+  // MMAs still in flight complete by the time the thread has exited.
+  if (raceDetector)
+    retireWgmmaGroups(thread, 0);
   thread.finished = true;
   ++progress;
   // Exited threads count as arrived at barriers (sm_70+) and are absent from
@@ -215,9 +222,12 @@ void Worker::sharedAccess(uint64_t address, uint64_t bytes, int32_t site,
   const uint8_t *written = accessKind == AccessKind::Write
                                ? reinterpret_cast<const uint8_t *>(address)
                                : nullptr;
-  raceDetector->onAccess(current->linear, offset,
-                         std::min(bytes, sharedBytes - offset), site,
-                         accessKind, written);
+  bytes = std::min(bytes, sharedBytes - offset);
+  raceDetector->onAccess(current->linear, offset, bytes, site, accessKind,
+                         written);
+  // An MMA's operand read: checked again when its group retires.
+  if (current->inWgmmaGroup && accessKind == AccessKind::Read)
+    current->openWgmmaGroup.push_back({offset, bytes, site});
 }
 
 void Worker::outOfBounds(int32_t site, int32_t rank, const int64_t *indices) {

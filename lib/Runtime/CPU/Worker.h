@@ -25,6 +25,8 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace tile::cpu::detail {
@@ -53,6 +55,21 @@ constexpr size_t kDeadlockThreadsListed = 8;
 class Worker;
 
 /// One GPU thread of the block being run.
+/// A shared read made by an MMA of a wgmma group (race-check mode).
+struct DeferredRead {
+  uint64_t offset;
+  uint64_t bytes;
+  int32_t site;
+  bool operator<(const DeferredRead &other) const {
+    return std::tie(offset, bytes, site) <
+           std::tie(other.offset, other.bytes, other.site);
+  }
+  bool operator==(const DeferredRead &other) const {
+    return offset == other.offset && bytes == other.bytes &&
+           site == other.site;
+  }
+};
+
 struct ThreadState {
   Fiber fiber;
   Worker *worker = nullptr;
@@ -64,6 +81,12 @@ struct ThreadState {
   int32_t waitSite = -1;
   bool finished = false;
   bool shuffleValid = false;
+  /// Between wgmma.fence and wgmma.commit_group: shared reads are the
+  /// open group's too (race-check mode).
+  bool inWgmmaGroup = false;
+  std::vector<DeferredRead> openWgmmaGroup;
+  /// Committed groups not yet retired, oldest first.
+  std::vector<std::vector<DeferredRead>> wgmmaGroups;
 };
 
 /// The shuffle rendezvous of one warp. Deposits alternate between two buffers
@@ -128,6 +151,11 @@ public:
   void mbarrierArrive(uint32_t offset, const char *operation);
   void mbarrierWaitParity(uint32_t offset, bool parity, int32_t site);
   void cpAsyncMBarrierArrive(uint32_t offset, bool noinc);
+  void mbarrierExpectTx(uint32_t offset, int32_t bytes);
+  void mbarrierCompleteTx(uint32_t offset, int32_t bytes, int32_t site);
+  void wgmmaFence();
+  void wgmmaCommitGroup();
+  void wgmmaWaitGroup(int32_t pending);
   void sharedAccess(uint64_t address, uint64_t bytes, int32_t site,
                     int32_t kind);
   /// Race-check mode: an mbarrier operation touches the barrier's 8 bytes.
@@ -152,6 +180,13 @@ private:
   void completeShuffle(WarpState &warp);
   void finishThread(ThreadState &thread);
   uint64_t *getMBarrier(uint32_t offset, const char *operation, int32_t site);
+  /// Completes the phase of the mbarrier `state` at `offset` when its
+  /// arrivals are in and no transaction bytes are outstanding; returns the
+  /// parity of the phase it completed, or -1.
+  int completePhaseIfDone(uint64_t *state, uint32_t offset);
+  /// Checks the reads of `thread`'s oldest wgmma groups again, until at
+  /// most `pending` are in flight.
+  void retireWgmmaGroups(ThreadState &thread, size_t pending);
   std::string describeCurrentThread() const;
   static void threadMain(void *argument);
 
@@ -169,6 +204,10 @@ private:
   int64_t linearBlock = 0;
   std::array<int64_t, 3> blockId = {0, 0, 0};
   uint64_t progress = 0;
+  /// Outstanding transaction bytes of each mbarrier's current phase, by
+  /// arena offset (PTX keeps them in the mbarrier object; here they need
+  /// not fit in its 8 bytes). Cleared by mbarrier.init.
+  std::unordered_map<uint32_t, int64_t> transactionBytes;
   uint32_t barrierGeneration = 0;
   uint32_t barrierArrived = 0;
   uint32_t liveThreads = 0;

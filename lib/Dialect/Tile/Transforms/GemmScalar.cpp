@@ -7,7 +7,9 @@
 // loops over fragments), not only the arithmetic. f32 inputs are rounded to
 // tf32 (10 mantissa bits), as the tensor cores do. A fragment A operand is
 // read across the lanes of a quad with shuffles (readAElement), each row
-// the thread needs once per gemm.
+// the thread needs once per gemm. On the CPU target, a gemm a pipeline
+// leaves in flight keeps wgmma's fence / commit / wait structure, which the
+// CPU runtime's race check models.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -87,7 +90,7 @@ static Value readAElement(OpBuilder &builder, Location loc, GemmOp gemm,
 LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
                                       const FragmentRegisters &c,
                                       const FragmentRegisters *a,
-                                      Value thread) {
+                                      Value thread, bool modelInFlight) {
   Location loc = gemm.getLoc();
   if (a) {
     ArrayRef<int64_t> warps = *gemm.getWarps();
@@ -146,6 +149,8 @@ LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
           ValueRange{arith::ConstantIndexOp::create(builder, loc, slot), kk});
     }
   }
+  if (modelInFlight)
+    NVVM::WgmmaFenceAlignedOp::create(builder, loc);
   for (int64_t reg = 0; reg < c.layout.getRegisters(); ++reg) {
     SmallVector<Value> ij = c.coordinates(builder, loc, thread, reg);
     SmallVector<Value> cIndices = c.indices(builder, loc, reg);
@@ -188,6 +193,15 @@ LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
     }
     memref::StoreOp::create(builder, loc, loop.getResult(0), c.buffer,
                             cIndices);
+  }
+  if (modelInFlight) {
+    NVVM::WgmmaGroupSyncAlignedOp::create(builder, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 1);
+    if (Operation *loop = claimWaitAfterLoop(gemm)) {
+      OpBuilder after(loop);
+      after.setInsertionPointAfter(loop);
+      NVVM::WgmmaWaitGroupSyncOp::create(after, loc, 0);
+    }
   }
   return success();
 }

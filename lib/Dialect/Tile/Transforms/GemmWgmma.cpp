@@ -306,17 +306,9 @@ private:
   /// which C's registers pass (once per loop: a loop whose body has two
   /// copies of the gemm has one wait).
   void waitAfterLoop(const FragmentRegisters &c) {
-    // The innermost loop: a rolled pipeline's tile.serial, or a pipeline
-    // role's scf.for.
-    Operation *loop = gemm->getParentOp();
-    for (Operation *parent = loop; parent; parent = parent->getParentOp())
-      if (isa<SerialOp, scf::ForOp>(parent)) {
-        loop = parent;
-        break;
-      }
-    if (loop->hasAttr(kWgmmaWaitedAttr))
+    Operation *loop = claimWaitAfterLoop(gemm);
+    if (!loop)
       return;
-    loop->setAttr(kWgmmaWaitedAttr, UnitAttr::get(loop->getContext()));
     OpBuilder after(loop->getContext());
     after.setInsertionPointAfter(loop);
     SmallVector<Value> values;
@@ -642,4 +634,17 @@ LogicalResult tile::lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
               "128-byte panel of B";
   WgmmaEmitter(builder, gemm, *instructionN, a, thread).emit(c);
   return success();
+}
+
+Operation *tile::claimWaitAfterLoop(GemmOp gemm) {
+  Operation *loop = gemm->getParentOp();
+  for (Operation *parent = loop; parent; parent = parent->getParentOp())
+    if (isa<SerialOp, scf::ForOp>(parent)) {
+      loop = parent;
+      break;
+    }
+  if (loop->hasAttr(kWgmmaWaitedAttr))
+    return nullptr;
+  loop->setAttr(kWgmmaWaitedAttr, UnitAttr::get(loop->getContext()));
+  return loop;
 }

@@ -31,9 +31,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// The `chip` of the CPU target.
-static constexpr llvm::StringLiteral kCPUChip = "cpu";
-
 /// Widest vector access, in bytes.
 static constexpr int64_t kMaxVectorBytes = 16;
 
@@ -490,7 +487,10 @@ private:
     // The CPU has no tensor cores: every gemm computes its layout's
     // elements with FMAs there.
     if (chip == kCPUChip || lowering == GemmLowering::scalar)
-      return lowerGemmToScalar(builder, gemm, c, a, thread);
+      return lowerGemmToScalar(
+          builder, gemm, c, a, thread,
+          /*modelInFlight=*/chip == kCPUChip &&
+              gemm->hasAttr(kWgmmaInFlightAttr));
     if (lowering == GemmLowering::wgmma) {
       if (chip != "sm_90a")
         return gemm.emitOpError("wgmma lowering needs sm_90a (Hopper "

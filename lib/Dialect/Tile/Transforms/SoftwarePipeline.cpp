@@ -291,26 +291,6 @@ static bool canUseTma(PipelinedOp loop, const PipelinePlan &plan) {
   return true;
 }
 
-/// The wgmma gemms of `loop`'s body that can stay in flight into the next
-/// iteration: at its top level, with an accumulator the rest of the body
-/// does not touch (the next iteration's MMAs, issued behind them, are its
-/// only readers).
-static SmallVector<GemmOp> getOverlappableGemms(PipelinedOp loop) {
-  SmallVector<GemmOp> gemms;
-  for (auto gemm : loop.getBody().front().getOps<GemmOp>()) {
-    // A fragment A's registers are rewritten by the ops that compute it.
-    if (gemm.getLowering() != GemmLowering::wgmma ||
-        getMemorySpace(gemm.getA().getType()) == MemorySpace::Fragment)
-      continue;
-    bool alone = llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
-      return user == gemm.getOperation() || !loop->isAncestor(user);
-    });
-    if (alone)
-      gemms.push_back(gemm);
-  }
-  return gemms;
-}
-
 /// Rewrites a `rolled` loop as described at the top of the file, with TMA
 /// copies when `tma`.
 static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
@@ -320,7 +300,7 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
   // next iteration: the copies run one iteration less ahead.
   SmallVector<GemmOp> inFlight;
   if (stages >= 3)
-    inFlight = getOverlappableGemms(loop);
+    inFlight = getOverlappableGemms(loop.getBody());
   int64_t ahead = inFlight.empty() ? stages - 1 : stages - 2;
   Location loc = loop.getLoc();
   OpBuilder builder(loop);

@@ -89,3 +89,19 @@ std::optional<std::string> tile::whyNotTma(Value source, AllocSharedOp alloc) {
   }
   return std::nullopt;
 }
+
+SmallVector<GemmOp> tile::getOverlappableGemms(Region &body) {
+  SmallVector<GemmOp> gemms;
+  for (auto gemm : body.front().getOps<GemmOp>()) {
+    if (gemm.getLowering() != GemmLowering::wgmma ||
+        getMemorySpace(gemm.getA().getType()) == MemorySpace::Fragment)
+      continue;
+    bool alone = llvm::all_of(gemm.getC().getUsers(), [&](Operation *user) {
+      return user == gemm.getOperation() ||
+             !body.isAncestor(user->getParentRegion());
+    });
+    if (alone)
+      gemms.push_back(gemm);
+  }
+  return gemms;
+}

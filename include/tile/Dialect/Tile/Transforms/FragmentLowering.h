@@ -76,10 +76,22 @@ LogicalResult lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
 
 /// Lowers `gemm` to per-thread FMAs over K for the elements of C the thread
 /// holds (any layout, any chip, the CPU target). A fragment A operand (`a`)
-/// is read from the registers of the lanes that hold it, by shuffles.
+/// is read from the registers of the lanes that hold it, by shuffles. With
+/// `modelInFlight` (the CPU target, a gemm marked `tile.wgmma_in_flight`)
+/// the FMAs sit between wgmma.fence and wgmma.commit_group, followed by
+/// wgmma.wait_group 1, and wait_group 0 follows the loop, as with wgmma:
+/// the CPU runtime's race check then reads the operands again when the
+/// group retires (CPURuntime.h).
 LogicalResult lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
                                 const FragmentRegisters &c,
-                                const FragmentRegisters *a, Value thread);
+                                const FragmentRegisters *a, Value thread,
+                                bool modelInFlight = false);
+
+/// The innermost loop around `gemm` (a rolled pipeline's tile.serial, a
+/// pipeline role's scf.for), after which the MMAs that the gemm leaves in
+/// flight are waited for; null when an earlier gemm of the loop already
+/// claimed that wait (the loop is then marked kWgmmaWaitedAttr).
+Operation *claimWaitAfterLoop(GemmOp gemm);
 
 } // namespace mlir::tile
 

@@ -17,6 +17,9 @@
 
 namespace mlir::tile {
 
+/// The chip name of the CPU target (the passes' and pipelines' `chip`).
+constexpr llvm::StringLiteral kCPUChip = "cpu";
+
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"
 

@@ -23,6 +23,26 @@ def TileApplySwizzles : Pass<"tile-apply-swizzles", "::mlir::tile::KernelOp"> {
   }];
 }
 
+def TileEmulateTma : Pass<"tile-emulate-tma", "::mlir::tile::KernelOp"> {
+  let summary = "Run TMA copies on the CPU target: the issuing thread copies";
+  let description = [{
+    The CPU target's form of `tile.tma_load`: the thread that issues it
+    copies the tile element by element (elements outside the source read as
+    zero, as TMA and `tile.copy` define), into the target's logical
+    positions (tile-apply-swizzles, later, swizzles them as TMA would), then
+    completes the tile's bytes on the op's mbarrier with
+    `nvvm.mbarrier.complete_tx`. The pipeline around it keeps the GPU's
+    structure (the producer's `mbarrier.arrive.expect_tx`, the consumers'
+    waits), and the CPU runtime counts transaction bytes: a phase completes
+    when its arrivals are in and its bytes have landed, and a short
+    expect_tx is reported. The race check sees the copy's writes as the
+    issuing thread's, released to the threads that see the phase complete.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileForwardLocalStores : Pass<"tile-forward-local-stores", "::mlir::tile::KernelOp"> {
   let summary = "Forward stores to loads and drop overwritten stores of thread-local buffers";
   let description = [{
@@ -221,7 +241,11 @@ def TileLowerWarpSpecialize : Pass<"tile-lower-warp-specialize", "::mlir::tile::
   }];
   let options = [
     Option<"tma", "tma", "bool", /*default=*/"false",
-           "Copy whole tiles into the pipeline's tiles with TMA">
+           "Copy whole tiles into the pipeline's tiles with TMA">,
+    Option<"testReleaseEarly", "test-release-early", "bool",
+           /*default=*/"false",
+           "Testing the race check: the consumer releases each stage right "
+           "after issuing the MMAs that read it, before they retire">
   ];
   let dependentDialects = [
     "::mlir::NVVM::NVVMDialect",

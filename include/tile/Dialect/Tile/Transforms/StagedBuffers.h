@@ -8,7 +8,7 @@
 // as aligned as the tile (at least 128 bytes, 1024 for a swizzled tile read
 // by TMA or wgmma), so every stage meets the banks and the swizzle atoms
 // the same way. Also the checks of whether a copy into such a tile can be a
-// TMA copy.
+// TMA copy, and which of the gemms reading the stages may stay in flight.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +51,12 @@ std::optional<std::string> whyNotTma(Value source, AllocSharedOp alloc);
 /// The swizzle TMA writes into `alloc`, in bytes: 128 for a swizzled
 /// buffer (IR/Swizzle.h is TMA's 128-byte pattern), else none.
 int64_t getTmaSwizzle(AllocSharedOp alloc);
+
+/// The wgmma gemms directly in `body` (a pipeline's loop body) that can stay
+/// in flight into the next iteration: operands in shared memory (a fragment
+/// A's registers are rewritten by the ops that compute it), and an
+/// accumulator that nothing else in `body` touches.
+SmallVector<GemmOp> getOverlappableGemms(Region &body);
 
 } // namespace mlir::tile
 

@@ -1,0 +1,107 @@
+//===- EmulateTma.cpp - TMA copies on the CPU target ----------------------===//
+//
+// The CPU target has no Tensor Memory Accelerator: each `tile.tma_load`
+// becomes the copy its issuing thread makes, element by element, followed by
+// the completion of the tile's bytes on the op's mbarrier:
+//
+//   for i0 < S0, i1 < S1:               (the target's shape)
+//     v = in bounds ? source[x0 + i0, x1 + i1] : 0
+//     target[i0, i1] = v                (logical; swizzled later)
+//   nvvm.mbarrier.complete_tx &barriers[id], bytes
+//
+// so that a TMA pipeline runs on the CPU with the GPU's synchronization
+// (docs/CPUTarget.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+#define DEBUG_TYPE "tile-emulate-tma"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEEMULATETMA
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Replaces `load` by its issuing thread's copy and the completion of its
+/// bytes.
+static void emulate(TmaLoadOp load) {
+  Location loc = load.getLoc();
+  OpBuilder builder(load);
+  Value source = load.getSource();
+  auto target = cast<MemRefType>(load.getTarget().getType());
+  Type element = target.getElementType();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<Value> offsets(load.getIndices());
+  SmallVector<Value> positions;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    for (int64_t extent : target.getShape()) {
+      auto loop = scf::ForOp::create(builder, loc, constant(0),
+                                     constant(extent), constant(1));
+      positions.push_back(loop.getInductionVar());
+      builder.setInsertionPoint(loop.getBody()->getTerminator());
+    }
+    SmallVector<Value> indices;
+    Value inBounds;
+    for (auto [dim, position] : llvm::enumerate(positions)) {
+      Value index = arith::AddIOp::create(builder, loc, offsets[dim], position);
+      indices.push_back(index);
+      Value below = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, index,
+          memref::DimOp::create(builder, loc, source, dim));
+      inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds, below)
+                                .getResult()
+                          : below;
+    }
+    auto read = scf::IfOp::create(builder, loc, TypeRange{element}, inBounds,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard branch(builder);
+      builder.setInsertionPointToStart(read.thenBlock());
+      scf::YieldOp::create(
+          builder, loc,
+          ValueRange{memref::LoadOp::create(builder, loc, source, indices)});
+      builder.setInsertionPointToStart(read.elseBlock());
+      scf::YieldOp::create(builder, loc,
+                           ValueRange{arith::ConstantOp::create(
+                               builder, loc, builder.getZeroAttr(element))});
+    }
+    memref::StoreOp::create(builder, loc, read.getResult(0), load.getTarget(),
+                            positions);
+  }
+  int64_t bytes = target.getNumElements() * element.getIntOrFloatBitWidth() / 8;
+  Value address = nvgpu::MBarrierGetOp::create(
+      builder, loc, builder.getI32Type(), load.getBarriers(),
+      load.getBarrierId());
+  Value pointer = LLVM::IntToPtrOp::create(
+      builder, loc,
+      LLVM::LLVMPointerType::get(builder.getContext(), /*addressSpace=*/3),
+      address);
+  NVVM::MBarrierCompleteTxOp::create(
+      builder, loc, pointer,
+      arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), bytes));
+  load.erase();
+}
+
+namespace {
+
+struct TileEmulateTma : tile::impl::TileEmulateTmaBase<TileEmulateTma> {
+  void runOnOperation() override {
+    SmallVector<TmaLoadOp> loads;
+    getOperation().walk([&](TmaLoadOp load) { loads.push_back(load); });
+    if (loads.empty())
+      return markAllAnalysesPreserved();
+    for (TmaLoadOp load : loads)
+      emulate(load);
+  }
+};
+
+} // namespace

@@ -1,0 +1,32 @@
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-emulate-tma))' | FileCheck %s
+
+// On the CPU target a TMA copy is its issuing thread's: element by element
+// over the target's shape, zero outside the source, into the target's
+// logical positions; then the tile's bytes (16 x 64 x 2) complete on the
+// copy's mbarrier.
+// CHECK-LABEL: tile.kernel @tma_copy
+// CHECK-NOT: tile.tma_load
+// CHECK: scf.for %[[I:.+]] = %c0{{.*}} to %c16{{.*}} step
+// CHECK: scf.for %[[J:.+]] = %c0{{.*}} to %c64{{.*}} step
+// CHECK: %[[R:.+]] = arith.addi %{{.*}}, %[[I]]
+// CHECK: %[[DR:.+]] = memref.dim %[[A:.+]], %c0
+// CHECK: %[[INR:.+]] = arith.cmpi ult, %[[R]], %[[DR]]
+// CHECK: %[[C:.+]] = arith.addi %{{.*}}, %[[J]]
+// CHECK: %[[DC:.+]] = memref.dim %[[A]], %c1
+// CHECK: %[[INC:.+]] = arith.cmpi ult, %[[C]], %[[DC]]
+// CHECK: %[[IN:.+]] = arith.andi %[[INR]], %[[INC]]
+// CHECK: %[[V:.+]] = scf.if %[[IN]] -> (f16) {
+// CHECK:   memref.load %[[A]][%[[R]], %[[C]]]
+// CHECK: } else {
+// CHECK:   arith.constant 0.000000e+00 : f16
+// CHECK: memref.store %[[V]], %{{.*}}[%[[I]], %[[J]]]
+// CHECK: %[[ADDR:.+]] = nvgpu.mbarrier.get %{{.*}}[%c1]
+// CHECK: %[[PTR:.+]] = llvm.inttoptr %[[ADDR]] : i32 to !llvm.ptr<3>
+// CHECK: %[[BYTES:.+]] = arith.constant 2048 : i32
+// CHECK: nvvm.mbarrier.complete_tx %[[PTR]], %[[BYTES]]
+tile.kernel @tma_copy(%A: memref<?x?xf16>, %m0: index, %k0: index) grid [1] threads [32] {
+  %c1 = arith.constant 1 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+  %As = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
+  tile.tma_load %A[%m0, %k0] to %As, %bars[%c1] : memref<?x?xf16> to memref<16x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+}
