@@ -201,6 +201,42 @@ tile.kernel @vector_across_stages(%Y: memref<2x8xf32>) grid [1] threads [256] {
 
 // -----
 
+// Two blocks per SM: each block's pool is half the register file, so the
+// count at entry is 65536 / (2 x 384), in 8s: 80 (40 x 128 + 96 x 256 =
+// 29696 fit in 80 x 384 = 30720).
+// CHECK-LABEL: tile.kernel @two_blocks_per_sm
+// CHECK-SAME: tile.max_registers = 80 : i32
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: nvvm.setmaxregister increase 96
+tile.kernel @two_blocks_per_sm(%X: memref<8xf32>) grid [1] threads [384]
+    attributes {min_blocks_per_sm = 2} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+  } consumer(%k, %s) threads 256 regs 96 {
+  }
+}
+
+// -----
+
+tile.kernel @two_blocks_register_pool(%X: memref<8xf32>) grid [1] threads [384]
+    attributes {min_blocks_per_sm = 2} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  // expected-error @below {{the roles' registers (128 x 40 + 256 x 104 = 31744) exceed the block's 30720 (384 threads x 80 at entry, 2 blocks per SM): setmaxnreg.inc would wait forever}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+  } consumer(%k, %s) threads 256 regs 104 {
+  }
+}
+
+// -----
+
 tile.kernel @register_pool(%X: memref<8xf32>) grid [1] threads [384] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

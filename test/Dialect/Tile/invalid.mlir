@@ -850,6 +850,18 @@ tile.kernel @ws_register_budget() grid [1] threads [384] {
 
 // -----
 
+tile.kernel @ws_register_budget_blocks() grid [1] threads [384] attributes {min_blocks_per_sm = 2} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.warp_specialize' op producer and consumer need 39936 registers, more than the 65536 of an SM shared by 2 blocks (min_blocks_per_sm)}}
+  tile.warp_specialize %c0 to %c1 step %c1 stages 2
+      producer(%k, %s) threads 128 regs 40 {
+  } consumer(%k, %s) threads 256 regs 136 {
+  }
+}
+
+// -----
+
 tile.kernel @ws_buffer_stages() grid [1] threads [256] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

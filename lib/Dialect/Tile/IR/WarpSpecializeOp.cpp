@@ -225,10 +225,14 @@ LogicalResult WarpSpecializeOp::verify() {
   if (getProducerRegs() && getConsumerRegs()) {
     int64_t registers = getProducerThreads() * *getProducerRegs() +
                         getConsumerThreads() * *getConsumerRegs();
-    if (registers > kRegistersPerSM)
+    int64_t blocks = kernel.getMinBlocksPerSm().value_or(1);
+    if (registers * blocks > kRegistersPerSM)
       return emitOpError("producer and consumer need ")
              << registers << " registers, more than the " << kRegistersPerSM
-             << " of an SM";
+             << " of an SM"
+             << (blocks > 1 ? " shared by " + std::to_string(blocks) +
+                                  " blocks (min_blocks_per_sm)"
+                            : std::string());
   }
 
   for (auto [index, buffer] : llvm::enumerate(getBuffers())) {

@@ -763,18 +763,21 @@ struct TileLowerWarpSpecialize
           failed(checkRole(op, op.getConsumer(), "consumer", false, analysis)))
         return signalPassFailure();
     // setmaxnreg needs the register count at entry (.maxnreg): ptxas
-    // ignores it otherwise. The block's share of the register file, in 8s,
-    // no more than what a consumer asks for (setmaxnreg.inc cannot lower
-    // the count) and no less than what a producer keeps (.dec cannot raise
-    // it).
+    // ignores it otherwise. The block's share of the register file (all of
+    // it, or its part when the kernel asks for several blocks per SM), in
+    // 8s, no more than what a consumer asks for (setmaxnreg.inc cannot
+    // lower the count) and no less than what a producer keeps (.dec cannot
+    // raise it).
     KernelOp kernel = getOperation();
+    int64_t blocksPerSM = kernel.getMinBlocksPerSm().value_or(1);
     std::optional<int64_t> entry;
     for (WarpSpecializeOp op : ops) {
       if (!op.getProducerRegs() && !op.getConsumerRegs())
         continue;
       int64_t registers =
-          std::min<int64_t>(255, kRegistersPerSM / kernel.getNumThreads()) / 8 *
-          8;
+          std::min<int64_t>(255, kRegistersPerSM /
+                                     (kernel.getNumThreads() * blocksPerSM)) /
+          8 * 8;
       if (entry)
         registers = std::min(registers, *entry);
       if (std::optional<int64_t> consumer = op.getConsumerRegs())
@@ -817,7 +820,11 @@ struct TileLowerWarpSpecialize
               << op.getConsumerThreads() << " x " << consumer << " = " << wanted
               << ") exceed the block's " << pool << " ("
               << kernel.getNumThreads() << " threads x " << *entry
-              << " at entry): setmaxnreg.inc would wait forever";
+              << " at entry"
+              << (blocksPerSM > 1 ? ", " + std::to_string(blocksPerSM) +
+                                        " blocks per SM"
+                                  : std::string())
+              << "): setmaxnreg.inc would wait forever";
           return signalPassFailure();
         }
       }
