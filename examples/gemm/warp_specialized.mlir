@@ -28,11 +28,11 @@
 // The accumulator lives in the consumers' threads, the block's first 256,
 // so the epilogue copy after the pipeline is that of gemm/wgmma.mlir.
 // On the CPU target the roles run as fibers and the copies are plain.
-// H200, 2026-11-26: f16 4096^3 206.1 us, 667 TFLOP/s; bf16 199.9 us, 688
-// (cuBLAS 183.5 / 191.4 us in the same call: 0.89x / 0.96x); 8192^3 f16
-// 1588 us (1.08x cuBLAS), bf16 1676 (0.96x). H100, 2026-11-27: f16 4096^3
-// 211.4 us (0.86x cuBLAS), bf16 206.9 (0.89x); 8192^3 1568 (1.06x) and
-// 1600 (0.96x). docs/benchmarks.md.
+// H100, 2026-11-27, with the copy out in 16-byte stores (the lanes
+// exchange their pairs of columns): f16 4096^3 191.9 us, 716 TFLOP/s
+// (cuBLAS 183.4 us in the same call: 0.96x), bf16 187.7 (1.00x); 8192^3
+// f16 1530 us (1.09x), bf16 1518 (1.02x). In 4-byte stores the same call
+// took 212.9 / 208.1 us at 4096^3. docs/benchmarks.md.
 
 // CHECK-LABEL: tile.kernel @gemm_f16_ws
 tile.kernel @gemm_f16_ws(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
@@ -126,6 +126,12 @@ tile.kernel @gemm_f16_ws(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<
 // PTX-NOT: bar.sync
 // PTX: setmaxnreg.dec.sync.aligned.u32 168;
 // PTX: bar.sync
+// The copy out: the lanes of each quad exchange their pairs of columns
+// (xor shuffles), then each stores 8 consecutive f16 (16 bytes).
+// PTX: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// PTX: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+// PTX: st.global.v4.b32
+// PTX-NOT: st.global.b32
 // ptxas honours setmaxnreg and does not serialize the wgmmas.
 // PTXAS-NOT: setmaxnreg{{.*}} ignored
 // PTXAS-NOT: C75{{(15|11|20)}}

@@ -235,3 +235,45 @@ tile.kernel @f16_to_bf16(%A: memref<8x32xf16>, %B: memref<8x32xbf16>) grid [1] t
   tile.copy %A to %f : memref<8x32xf16> to memref<8x32xf16, #tile.fragment>
   tile.copy %f to %B : memref<8x32xf16, #tile.fragment> to memref<8x32xbf16>
 }
+
+// -----
+
+// A copy out to global memory of an accumulator whose lanes hold 2
+// columns of every 8: the four lanes of a quad exchange their runs of four
+// 8-column tiles (xor shuffles of the f16 pairs as i32, lane bits 1 then
+// 2), so each writes 8 consecutive columns (16 bytes) of its row, at
+// column 8 * (lane mod 4), once per row half.
+// CHECK: #[[COLMAP:.+]] = affine_map<()[s0] -> (s0 * 8 - (s0 floordiv 4) * 32)>
+// CHECK-LABEL: tile.kernel @copy_out_exchanged
+// CHECK: %[[TX:.+]] = tile.thread_id x
+// CHECK: %[[WIDE:.+]] = tile.alloc_local : memref<2x8xf16>
+// CHECK-COUNT-2: gpu.shuffle  xor %{{.+}}, %c1_i32, %c32_i32 : i32
+// CHECK-COUNT-2: gpu.shuffle  xor %{{.+}}, %c2_i32, %c32_i32 : i32
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[ROW:.+]] = affine.apply #{{.+}}()[%[[TX]]]
+// CHECK-NEXT: %[[COL:.+]] = affine.apply #[[COLMAP]]()[%[[TX]]]
+// CHECK: tile.copy %[[WIDE]][%c0, %c0] to %{{.+}}[%[[ROW]], %[[COL]]] shape [1, 8] : memref<2x8xf16> to memref<?x?xf16>
+// CHECK-COUNT-4: gpu.shuffle  xor
+// CHECK: tile.copy %[[WIDE]][%c1, %c0] to %{{.+}}[%{{.+}}, %[[COL]]] shape [1, 8] : memref<2x8xf16> to memref<?x?xf16>
+// CHECK-NOT: tile.copy
+// A copy into shared memory keeps the runs of 2 (no shuffles).
+// CHECK-LABEL: tile.kernel @copy_to_shared_not_exchanged
+// CHECK-NOT: gpu.shuffle
+// CHECK-COUNT-8: tile.copy {{.*}} shape [1, 2]
+tile.kernel @copy_out_exchanged(%C: memref<?x?xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x32xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<16x32xf32, #tile.fragment>
+  tile.copy %acc to %C[%c0, %c0] : memref<16x32xf32, #tile.fragment> to memref<?x?xf16>
+}
+
+tile.kernel @copy_to_shared_not_exchanged(%C: memref<?x?xf16>) grid [1] threads [32] {
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %Cs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x32xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<16x32xf32, #tile.fragment>
+  tile.copy %acc to %Cs : memref<16x32xf32, #tile.fragment> to memref<16x32xf16, #gpu.address_space<workgroup>>
+}

@@ -64,6 +64,73 @@ TEST_F(FragmentLayoutTest, MmaAccumulatorLayout) {
 // The transposed layout holds element (j, i) where the original holds
 // (i, j); for a tf32 wgmma's C (the 64 x 32 accumulator of a 32 x 64
 // product over one warp group), each thread's register pairs run along M.
+/// Applies `exchange` to `layout` (runs of `run`) and checks that every
+/// thread then holds runs of `widerRun` consecutive elements, each element
+/// once, starting where LaneExchange says.
+static void expectExchangeWidens(LayoutAttr layout, const LaneExchange &exchange,
+                                 int64_t run, int64_t widerRun) {
+  ASSERT_EQ(exchange.lanes * run, widerRun);
+  std::set<SmallVector<int64_t>> seen;
+  for (int64_t t = 0; t < layout.getThreads(); ++t) {
+    int64_t q = (t / exchange.laneStride) % exchange.lanes;
+    int64_t base = t - q * exchange.laneStride;
+    for (ArrayRef<int64_t> group : exchange.groups) {
+      ASSERT_EQ(int64_t(group.size()), exchange.lanes);
+      SmallVector<int64_t> start = layout.getCoordinates(t, group.front());
+      start.back() += q * (exchange.spacing - run);
+      // After the exchange, elements i * run .. i * run + run - 1 of lane
+      // q's wider run are lane i's run group[q].
+      for (int64_t i = 0; i < exchange.lanes; ++i)
+        for (int64_t e = 0; e < run; ++e) {
+          SmallVector<int64_t> held = layout.getCoordinates(
+              base + i * exchange.laneStride, group[q] + e);
+          SmallVector<int64_t> expected = start;
+          expected.back() += i * run + e;
+          EXPECT_EQ(held, expected);
+          EXPECT_TRUE(seen.insert(held).second);
+        }
+    }
+  }
+  EXPECT_EQ(int64_t(seen.size()), layout.getNumElements());
+}
+
+// The MMA accumulators give each lane of a quad 2 consecutive columns of
+// every 8: four lanes exchanging the runs of four 8-column tiles hold 8
+// consecutive columns each (a 16-byte f16 store instead of four 4-byte
+// ones).
+TEST_F(FragmentLayoutTest, LaneExchangeWidensAccumulatorRuns) {
+  // The wgmma accumulator of two warp groups (a warp per 16 rows).
+  LayoutAttr wgmma = getMmaAccumulatorLayout(&context, {128, 256}, 8, 1);
+  ASSERT_TRUE(wgmma);
+  std::optional<LaneExchange> exchange = getLaneExchange(wgmma, 2, 8);
+  ASSERT_TRUE(exchange);
+  EXPECT_EQ(exchange->lanes, 4);
+  EXPECT_EQ(exchange->laneStride, 1);
+  EXPECT_EQ(exchange->spacing, 8);
+  EXPECT_EQ(exchange->groups.size(), 16u);
+  expectExchangeWidens(wgmma, *exchange, 2, 8);
+  // f32 (16 bytes = 4 elements): pairs of lanes, each pair of runs from
+  // tiles 8 columns apart.
+  exchange = getLaneExchange(wgmma, 2, 4);
+  ASSERT_TRUE(exchange);
+  EXPECT_EQ(exchange->lanes, 2);
+  EXPECT_EQ(exchange->spacing, 8);
+  expectExchangeWidens(wgmma, *exchange, 2, 4);
+  // mma.sync with 2 x 2 warps.
+  LayoutAttr mma = getMmaAccumulatorLayout(&context, {64, 64}, 2, 2);
+  exchange = getLaneExchange(mma, 2, 8);
+  ASSERT_TRUE(exchange);
+  expectExchangeWidens(mma, *exchange, 2, 8);
+  // Eight lanes would need 16 columns from a quad of 4 lanes: none.
+  EXPECT_FALSE(getLaneExchange(wgmma, 2, 16));
+  // A warp's sub-tile of one 8-column tile has no four runs to a row.
+  EXPECT_FALSE(getLaneExchange(
+      getMmaAccumulatorLayout(&context, {64, 8}, 4, 1), 2, 8));
+  // A blocked layout's runs of a thread are a warp apart: no exchange.
+  EXPECT_FALSE(getLaneExchange(
+      getBlockedLayout(&context, {16, 64}, 32, 2), 2, 8));
+}
+
 TEST_F(FragmentLayoutTest, TransposedLayout) {
   LayoutAttr layout = getMmaAccumulatorLayout(&context, {64, 32}, 4, 1);
   LayoutAttr transposed = getTransposedLayout(layout);

@@ -51,6 +51,126 @@ static int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> dims) {
   return evaluateAffineExpr(expr, dims, /*symbols=*/{}, IntegerDomain());
 }
 
+namespace {
+/// A layout's map compiled once into postfix programs, one per coordinate,
+/// for the queries that evaluate it at every (thread, register): walking
+/// the uniqued AffineExpr tree there took a fifth of the attention
+/// kernels' compile time.
+class LayoutEvaluator {
+public:
+  explicit LayoutEvaluator(AffineMap map) {
+    for (AffineExpr result : map.getResults()) {
+      programs.emplace_back();
+      compile(result, programs.back());
+    }
+  }
+
+  /// Writes the coordinates of (thread, reg) to `coordinates`.
+  void evaluate(int64_t thread, int64_t reg,
+                MutableArrayRef<int64_t> coordinates) const {
+    for (auto [program, coordinate] : llvm::zip(programs, coordinates))
+      coordinate = run(program, thread, reg);
+  }
+  SmallVector<int64_t> operator()(int64_t thread, int64_t reg) const {
+    SmallVector<int64_t> coordinates(programs.size());
+    evaluate(thread, reg, coordinates);
+    return coordinates;
+  }
+
+private:
+  enum class Kind : uint8_t { Constant, Thread, Register, Add, Mul, FloorDiv,
+                              CeilDiv, Mod };
+  struct Step {
+    Kind kind;
+    int64_t value = 0;
+  };
+  using Program = SmallVector<Step, 16>;
+
+  static void compile(AffineExpr expr, Program &program) {
+    switch (expr.getKind()) {
+    case AffineExprKind::Constant:
+      program.push_back({Kind::Constant, cast<AffineConstantExpr>(expr).getValue()});
+      return;
+    case AffineExprKind::DimId:
+      program.push_back({cast<AffineDimExpr>(expr).getPosition() == 0
+                             ? Kind::Thread
+                             : Kind::Register});
+      return;
+    case AffineExprKind::SymbolId:
+      llvm_unreachable("layout maps have no symbols");
+    default:
+      break;
+    }
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    compile(binary.getLHS(), program);
+    compile(binary.getRHS(), program);
+    switch (expr.getKind()) {
+    case AffineExprKind::Add:
+      program.push_back({Kind::Add});
+      return;
+    case AffineExprKind::Mul:
+      program.push_back({Kind::Mul});
+      return;
+    case AffineExprKind::FloorDiv:
+      program.push_back({Kind::FloorDiv});
+      return;
+    case AffineExprKind::CeilDiv:
+      program.push_back({Kind::CeilDiv});
+      return;
+    case AffineExprKind::Mod:
+      program.push_back({Kind::Mod});
+      return;
+    default:
+      llvm_unreachable("not an affine binary expression");
+    }
+  }
+
+  static int64_t run(const Program &program, int64_t thread, int64_t reg) {
+    SmallVector<int64_t, 16> stack;
+    IntegerDomain domain;
+    for (const Step &step : program) {
+      switch (step.kind) {
+      case Kind::Constant:
+        stack.push_back(step.value);
+        continue;
+      case Kind::Thread:
+        stack.push_back(thread);
+        continue;
+      case Kind::Register:
+        stack.push_back(reg);
+        continue;
+      default:
+        break;
+      }
+      int64_t rhs = stack.pop_back_val();
+      int64_t &lhs = stack.back();
+      switch (step.kind) {
+      case Kind::Add:
+        lhs = domain.add(lhs, rhs);
+        break;
+      case Kind::Mul:
+        lhs = domain.mul(lhs, rhs);
+        break;
+      case Kind::FloorDiv:
+        lhs = domain.floorDiv(lhs, rhs);
+        break;
+      case Kind::CeilDiv:
+        lhs = domain.ceilDiv(lhs, rhs);
+        break;
+      case Kind::Mod:
+        lhs = domain.mod(lhs, rhs);
+        break;
+      default:
+        llvm_unreachable("operands are handled above");
+      }
+    }
+    return stack.back();
+  }
+
+  SmallVector<Program, 4> programs;
+};
+} // namespace
+
 SmallVector<int64_t> LayoutAttr::getCoordinates(int64_t thread,
                                                 int64_t registerIndex) const {
   int64_t dims[2] = {thread, registerIndex};
@@ -119,14 +239,11 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // held part of its row), which must still hold every element.
   bool replicated = threads * registers > elements;
   std::vector<bool> seen(elements, false);
-  int64_t dims[2];
+  LayoutEvaluator evaluator(map);
   SmallVector<int64_t> coordinates(shape.size());
   for (int64_t thread = 0; thread < threads; ++thread) {
     for (int64_t reg = 0; reg < registers; ++reg) {
-      dims[0] = thread;
-      dims[1] = reg;
-      for (auto [i, result] : llvm::enumerate(map.getResults()))
-        coordinates[i] = evaluate(result, dims);
+      evaluator.evaluate(thread, reg, coordinates);
       int64_t linear = linearize(coordinates, shape);
       if (linear < 0 || (seen[linear] && !replicated)) {
         InFlightDiagnostic diag = emitError();
@@ -287,10 +404,13 @@ LayoutAttr tile::getReducedLayout(LayoutAttr layout, int64_t dim) {
 static SmallVector<int64_t> getHeldElements(LayoutAttr layout) {
   SmallVector<int64_t> held;
   held.reserve(layout.getThreads() * layout.getRegisters());
+  LayoutEvaluator evaluator(layout.getMap());
+  SmallVector<int64_t> coordinates(layout.getShape().size());
   for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
-    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg)
-      held.push_back(
-          linearize(layout.getCoordinates(thread, reg), layout.getShape()));
+    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
+      evaluator.evaluate(thread, reg, coordinates);
+      held.push_back(linearize(coordinates, layout.getShape()));
+    }
   return held;
 }
 
@@ -396,10 +516,12 @@ std::optional<int64_t> tile::getReplicatedThreadBits(LayoutAttr layout) {
 
 SmallVector<ElementOwner> tile::getElementOwners(LayoutAttr layout) {
   SmallVector<ElementOwner> owners(layout.getNumElements());
+  LayoutEvaluator evaluator(layout.getMap());
+  SmallVector<int64_t> coordinates(layout.getShape().size());
   for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
     for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
-      int64_t linear =
-          linearize(layout.getCoordinates(thread, reg), layout.getShape());
+      evaluator.evaluate(thread, reg, coordinates);
+      int64_t linear = linearize(coordinates, layout.getShape());
       if (linear >= 0 && owners[linear].thread < 0)
         owners[linear] = {thread, reg};
     }
@@ -408,6 +530,7 @@ SmallVector<ElementOwner> tile::getElementOwners(LayoutAttr layout) {
 
 int64_t tile::getContiguousRun(LayoutAttr layout, int64_t maxRun) {
   int64_t registers = layout.getRegisters();
+  LayoutEvaluator coordinatesOf(layout.getMap());
   for (int64_t run = llvm::PowerOf2Ceil(maxRun); run > 1; run /= 2) {
     if (run > maxRun || registers % run != 0)
       continue;
@@ -415,13 +538,13 @@ int64_t tile::getContiguousRun(LayoutAttr layout, int64_t maxRun) {
     for (int64_t thread = 0; contiguous && thread < layout.getThreads();
          ++thread) {
       for (int64_t start = 0; contiguous && start < registers; start += run) {
-        SmallVector<int64_t> first = layout.getCoordinates(thread, start);
+        SmallVector<int64_t> first = coordinatesOf(thread, start);
         if (first.back() % run != 0) {
           contiguous = false;
           break;
         }
         for (int64_t k = 1; k < run; ++k) {
-          SmallVector<int64_t> next = layout.getCoordinates(thread, start + k);
+          SmallVector<int64_t> next = coordinatesOf(thread, start + k);
           SmallVector<int64_t> expected = first;
           expected.back() += k;
           if (next != expected) {
@@ -435,6 +558,86 @@ int64_t tile::getContiguousRun(LayoutAttr layout, int64_t maxRun) {
       return run;
   }
   return 1;
+}
+
+std::optional<LaneExchange> tile::getLaneExchange(LayoutAttr layout,
+                                                  int64_t run,
+                                                  int64_t widerRun) {
+  int64_t threads = layout.getThreads();
+  int64_t registers = layout.getRegisters();
+  if (run < 1 || widerRun <= run || widerRun % run != 0 ||
+      !llvm::isPowerOf2_64(widerRun / run) || registers % run != 0 ||
+      threads * registers != layout.getNumElements())
+    return std::nullopt;
+  int64_t lanes = widerRun / run;
+  int64_t runs = registers / run;
+  if (runs % lanes != 0)
+    return std::nullopt;
+  // The coordinates of every (thread, register), enumerated once.
+  std::vector<SmallVector<int64_t>> coordinates(threads * registers);
+  LayoutEvaluator coordinatesOf(layout.getMap());
+  for (int64_t t = 0; t < threads; ++t)
+    for (int64_t r = 0; r < registers; ++r)
+      coordinates[t * registers + r] = coordinatesOf(t, r);
+  auto at = [&](int64_t t, int64_t r) -> ArrayRef<int64_t> {
+    return coordinates[t * registers + r];
+  };
+  // `b` is `a` moved by `offset` along the innermost dimension.
+  auto isAfter = [](ArrayRef<int64_t> a, ArrayRef<int64_t> b, int64_t offset) {
+    return a.drop_back() == b.drop_back() && b.back() == a.back() + offset;
+  };
+  for (int64_t stride = 1; stride * lanes <= kWarpSize; stride *= 2) {
+    if (threads % (stride * lanes) != 0)
+      continue;
+    // Lane q of each group continues lane 0's runs, q * run further.
+    bool lanesFit = true;
+    for (int64_t t = 0; lanesFit && t < threads; ++t) {
+      int64_t q = (t / stride) % lanes;
+      int64_t base = t - q * stride;
+      for (int64_t r = 0; lanesFit && r < registers; ++r)
+        lanesFit = isAfter(at(base, r), at(t, r), q * run);
+    }
+    if (!lanesFit)
+      continue;
+    // Sets of `lanes` runs of a thread, each `spacing` (a multiple of
+    // `widerRun`, the same for every set) after the last, the same in every
+    // thread.
+    std::map<SmallVector<int64_t>, int64_t> runAt;
+    for (int64_t j = 0; j < runs; ++j)
+      runAt[SmallVector<int64_t>(at(0, j * run))] = j;
+    int64_t extent = layout.getShape().back();
+    bool runsFit = false;
+    LaneExchange exchange;
+    for (int64_t spacing = widerRun; !runsFit && spacing * (lanes - 1) < extent;
+         spacing += widerRun) {
+      SmallVector<bool> grouped(runs, false);
+      exchange = LaneExchange{lanes, stride, spacing, {}};
+      runsFit = true;
+      for (int64_t j = 0; runsFit && j < runs; ++j) {
+        if (grouped[j])
+          continue;
+        SmallVector<int64_t> group;
+        for (int64_t i = 0; runsFit && i < lanes; ++i) {
+          SmallVector<int64_t> start(at(0, j * run));
+          start.back() += i * spacing;
+          auto it = runAt.find(start);
+          runsFit = it != runAt.end() && !grouped[it->second];
+          if (runsFit) {
+            grouped[it->second] = true;
+            group.push_back(it->second * run);
+          }
+        }
+        for (int64_t t = 0; runsFit && t < threads; ++t)
+          for (int64_t i = 1; runsFit && i < lanes; ++i)
+            runsFit = isAfter(at(t, group.front()), at(t, group[i]),
+                              i * spacing);
+        exchange.groups.push_back(std::move(group));
+      }
+    }
+    if (runsFit)
+      return exchange;
+  }
+  return std::nullopt;
 }
 
 /// Calls `fn(grid, rows, cols)` for each 2-D slice of the layout (leading

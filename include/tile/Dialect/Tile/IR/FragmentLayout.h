@@ -131,6 +131,32 @@ SmallVector<ElementOwner> getElementOwners(LayoutAttr layout);
 /// dimension: such a run is one vector access.
 int64_t getContiguousRun(LayoutAttr layout, int64_t maxRun);
 
+/// How lanes can exchange runs of registers so that each writes a wider
+/// run (a copy out as 16-byte vectors where the layout gives a thread only
+/// runs of 4 bytes, as the MMA accumulators do). `lanes` lanes, `laneStride`
+/// apart in the thread index (lane q of a group is thread base + q *
+/// laneStride), hold runs that continue one another: lane q's run at
+/// register r starts `q * run` elements after lane 0's along the innermost
+/// dimension. `groups` sorts a thread's runs (by first register) into sets
+/// of `lanes`: in each, run i starts `i * spacing` elements after run 0.
+/// Exchanging run i of lane q with run q of lane i (a transpose, `lanes`
+/// by `lanes`) gives lane q of a group the `lanes * run` consecutive
+/// elements starting where its own run 0 of the set started, plus
+/// `q * (spacing - run)`.
+struct LaneExchange {
+  int64_t lanes = 1;
+  int64_t laneStride = 1;
+  int64_t spacing = 0;
+  SmallVector<SmallVector<int64_t>> groups;
+};
+
+/// The exchange that widens the runs of `run` registers of `layout` to
+/// `widerRun` (a power-of-two multiple of `run`) elements, or nullopt when
+/// the lanes or the registers are not arranged for one (a replicated
+/// layout never is). Lanes of a group are within one warp.
+std::optional<LaneExchange> getLaneExchange(LayoutAttr layout, int64_t run,
+                                            int64_t widerRun);
+
 /// The layout as a text grid: one line per row (the last two dimensions;
 /// leading dimensions as separate grids), each element as `T<thread>:<reg>`.
 std::string renderLayoutText(LayoutAttr layout);

@@ -153,7 +153,10 @@ def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> 
     - `tile.copy` to or from shared or global memory: each thread copies its
       elements, in runs of registers contiguous in memory (vector accesses),
       bounds handled as for any copy; a fragment source of another float
-      type is converted on the way;
+      type is converted on the way. Out to global memory in runs under 16
+      bytes (the MMA accumulators' pairs of columns), the lanes that hold
+      consecutive runs exchange them first (xor shuffles, `getLaneExchange`)
+      so that each thread stores 16 bytes;
     - `tile.fill` / `tile.clear`: each thread fills its registers;
     - `tile.parallel` with a `layout`: one copy of the body per register,
       at that register's coordinates (unrolled: registers are addressed by
