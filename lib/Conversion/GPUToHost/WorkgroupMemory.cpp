@@ -81,6 +81,20 @@ static void stripWorkgroupTypes(func::FuncOp func) {
 
 /// The mbarriers of `create` live at arena offset `offset`, 8 bytes each;
 /// their ops become runtime calls on the barrier's arena offset.
+/// Calls `emit` at the builder's position, inside `if (predicate)` when the
+/// op being lowered has one (an mbarrier op run by the threads it selects).
+static void emitUnderPredicate(OpBuilder &builder, Location loc,
+                               Value predicate,
+                               llvm::function_ref<void()> emit) {
+  if (!predicate)
+    return emit();
+  auto ifOp = scf::IfOp::create(builder, loc, predicate,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(ifOp.thenYield());
+  emit();
+}
+
 static LogicalResult lowerMBarriers(OpBuilder &builder,
                                     nvgpu::MBarrierCreateOp create,
                                     Value offset, SiteTable &sites) {
@@ -97,22 +111,13 @@ static LogicalResult lowerMBarriers(OpBuilder &builder,
     Location loc = user->getLoc();
     builder.setInsertionPoint(user);
     if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(user)) {
-      auto emit = [&](OpBuilder &) {
+      emitUnderPredicate(builder, loc, init.getPredicate(), [&] {
         Value count = arith::IndexCastOp::create(
             builder, loc, builder.getI32Type(), init.getCount());
         callRuntime(builder, loc, kMBarrierInit, {},
                     {barrierOffset(loc, init.getMbarId()), count,
                      createI32(builder, loc, sites.getId(init))});
-      };
-      if (Value predicate = init.getPredicate()) {
-        auto ifOp = scf::IfOp::create(builder, loc, predicate,
-                                      /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPoint(ifOp.thenYield());
-        emit(builder);
-      } else {
-        emit(builder);
-      }
+      });
     } else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveOp>(user)) {
       if (!arrive.getToken().use_empty())
         return arrive.emitOpError(
@@ -123,22 +128,13 @@ static LogicalResult lowerMBarriers(OpBuilder &builder,
                    createI32(builder, loc, sites.getId(arrive))});
     } else if (auto arrive =
                    dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(user)) {
-      auto emit = [&] {
+      emitUnderPredicate(builder, loc, arrive.getPredicate(), [&] {
         Value bytes = arith::IndexCastOp::create(
             builder, loc, builder.getI32Type(), arrive.getTxcount());
         callRuntime(builder, loc, kMBarrierArriveExpectTx, {},
                     {barrierOffset(loc, arrive.getMbarId()), bytes,
                      createI32(builder, loc, sites.getId(arrive))});
-      };
-      if (Value predicate = arrive.getPredicate()) {
-        auto ifOp = scf::IfOp::create(builder, loc, predicate,
-                                      /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPoint(ifOp.thenYield());
-        emit();
-      } else {
-        emit();
-      }
+      });
     } else if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(user)) {
       callRuntime(builder, loc, kMBarrierWaitParity, {},
                   {barrierOffset(loc, wait.getMbarId()),

@@ -146,7 +146,7 @@ public:
       FragmentRegisters fragment{Value(), layout, 1, {}};
       SmallVector<int64_t> shape;
       if (isReplicated(layout)) {
-        fragment.slots = getRegisterSlots(layout);
+        fragment.slots = getSlots(layout);
         shape.assign(type.getRank(), 1);
         shape.front() = fragment.slots.size();
       } else {
@@ -294,7 +294,7 @@ private:
                                     Value registerArg) {
     FragmentRegisters shape{Value(), layout, 1, {}};
     if (isReplicated(layout))
-      shape.slots = getRegisterSlots(layout);
+      shape.slots = getSlots(layout);
     Block &body = loop->getRegion(0).front();
     // Registers holding the same element in every thread run once (a
     // tile.for_each_owned gives each its own number: all of them).
@@ -366,6 +366,15 @@ private:
     }
     access->erase();
     return success();
+  }
+
+  /// getRegisterSlots(layout), computed once per layout (each
+  /// tile.parallel over a reduced row asks again).
+  const RegisterSlots &getSlots(LayoutAttr layout) {
+    auto [it, inserted] = registerSlots.try_emplace(layout);
+    if (inserted)
+      it->second = getRegisterSlots(layout);
+    return it->second;
   }
 
   /// mapRegisters(from, to), computed once per pair; null when there is
@@ -672,6 +681,7 @@ private:
   DenseMap<Value, FragmentRegisters> registers;
   DenseMap<std::pair<Attribute, Attribute>, std::optional<SmallVector<int64_t>>>
       registerMappings;
+  DenseMap<Attribute, RegisterSlots> registerSlots;
 };
 
 struct TileLowerFragments
