@@ -256,11 +256,17 @@ tile.kernel @f16_to_bf16(%A: memref<8x32xf16>, %B: memref<8x32xbf16>) grid [1] t
 // CHECK-COUNT-4: gpu.shuffle  xor
 // CHECK: tile.copy %[[WIDE]][%c1, %c0] to %{{.+}}[%{{.+}}, %[[COL]]] shape [1, 8] : memref<2x8xf16> to memref<?x?xf16>
 // CHECK-NOT: tile.copy
-// A copy into shared memory keeps the runs of 2 (no shuffles).
+// A copy into shared memory keeps the runs of 2 (no shuffles), and so
+// does one to rows of unknown length (no tile.multiple_of): the runs of 8
+// would not be known to be 16-byte aligned, so they would not be vector
+// stores either.
 // CHECK-LABEL: tile.kernel @copy_to_shared_not_exchanged
 // CHECK-NOT: gpu.shuffle
 // CHECK-COUNT-8: tile.copy {{.*}} shape [1, 2]
-tile.kernel @copy_out_exchanged(%C: memref<?x?xf16>) grid [1] threads [32] {
+// CHECK-LABEL: tile.kernel @copy_out_unaligned_not_exchanged
+// CHECK-NOT: gpu.shuffle
+// CHECK-COUNT-8: tile.copy {{.*}} shape [1, 2]
+tile.kernel @copy_out_exchanged(%C: memref<?x?xf16> {tile.multiple_of = 8}) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
@@ -276,4 +282,13 @@ tile.kernel @copy_to_shared_not_exchanged(%C: memref<?x?xf16>) grid [1] threads 
   %acc = tile.alloc_fragment : memref<16x32xf32, #tile.fragment>
   tile.gemm %As, %Bs, %acc {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<16x32xf32, #tile.fragment>
   tile.copy %acc to %Cs : memref<16x32xf32, #tile.fragment> to memref<16x32xf16, #gpu.address_space<workgroup>>
+}
+
+tile.kernel @copy_out_unaligned_not_exchanged(%C: memref<?x?xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x32xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x32xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<16x32xf32, #tile.fragment>
+  tile.copy %acc to %C[%c0, %c0] : memref<16x32xf32, #tile.fragment> to memref<?x?xf16>
 }

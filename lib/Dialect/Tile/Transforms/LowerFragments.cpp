@@ -18,6 +18,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "tile/Dialect/Tile/Analysis/IndexAnalysis.h"
 #include "tile/Dialect/Tile/IR/MemorySpaces.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
@@ -410,6 +411,36 @@ private:
     }
   }
 
+  /// True when the wider runs of `exchange` land on 16-byte boundaries of
+  /// `memory` (its row pitch, the copy's offsets and the runs' starting
+  /// columns): only then are they one vector store each. Otherwise the
+  /// exchange would only add shuffles to the same scalar stores (a row
+  /// length unknown without `tile.multiple_of`).
+  bool isExchangedCopyAligned(const FragmentRegisters &fragment,
+                              const LaneExchange &exchange, Value memory,
+                              ValueRange offsets) {
+    LayoutAttr layout = fragment.layout;
+    int64_t rank = layout.getShape().size();
+    // The power of two dividing each coordinate of every wider run's start.
+    SmallVector<int64_t> divisors(rank, int64_t(1) << 30);
+    auto divide = [](int64_t divisor, int64_t value) {
+      return value == 0 ? divisor
+                        : std::min(divisor, int64_t(value & -value));
+    };
+    for (int64_t t = 0; t < layout.getThreads(); ++t) {
+      int64_t q = (t / exchange.laneStride) % exchange.lanes;
+      for (ArrayRef<int64_t> group : exchange.groups) {
+        SmallVector<int64_t> start = layout.getCoordinates(t, group.front());
+        start.back() += q * (exchange.spacing - fragment.run);
+        for (int64_t d = 0; d < rank; ++d)
+          divisors[d] = divide(divisors[d], start[d]);
+      }
+    }
+    for (auto [divisor, offset] : llvm::zip(divisors, offsets))
+      divisor = std::min(divisor, getKnownDivisor(offset));
+    return getKnownAccessAlignment(memory, divisors) >= kMaxVectorBytes;
+  }
+
   /// Copies the registers of `fragment` (in `registers`, of the memory's
   /// element type) out to `memory` at `offsets` in wider runs: the lanes of
   /// each group exchange their runs (`exchange`, xor shuffles of 32-bit
@@ -616,7 +647,9 @@ private:
       if (bytes <= 4 && (run * bytes) % 4 == 0 &&
           kMaxVectorBytes / bytes > run)
         if (std::optional<LaneExchange> exchange = getLaneExchange(
-                fragment.layout, run, kMaxVectorBytes / bytes)) {
+                fragment.layout, run, kMaxVectorBytes / bytes);
+            exchange && isExchangedCopyAligned(fragment, *exchange, memory,
+                                               offsets)) {
           copyOutExchanged(builder, loc, fragment, *exchange, registersBuffer,
                            memory, offsets);
           return success();
