@@ -25,11 +25,14 @@
 // causal or not: eight kernels, written out by gen_attention.py from one
 // template (edit that and run it again).
 //
-// Each block (two warp groups, 256 threads) takes 128 query rows of one
-// head (grid: row tiles x heads x batch) and streams the head's keys and
-// values through shared memory in blocks of 128, two stages deep
-// (cp.async; a block past the end reads zeros). Both products run on
-// Hopper's wgmma (sm_90a), each warp group 64 rows:
+// Each block takes 128 query rows of one head (grid: row tiles x heads x
+// batch). A `tile.warp_specialize` streams the head's keys and values
+// through shared memory in blocks of 128, two stages deep: its producer
+// (the third warp group) copies them with TMA (the head's subview of each
+// [batch, heads, seq, D] argument becomes a 4-D box of one head; a block
+// past the end reads zeros), its consumer (two warp groups, 64 rows each,
+// 240 registers) computes on them, the two meeting only on the stages'
+// mbarriers. Both products run on Hopper's wgmma (sm_90a):
 //   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D), Q
 //                      and K read through shared-memory descriptors
 //   mask               tile.parallel over S, in an scf.if taken only by the
@@ -53,14 +56,14 @@
 //
 // Exponentials are base 2, the scale c folded into them: math.exp2 lowers
 // to ex2.approx.f32 (docs/Attention.md gives its error).
-// H100, 2026-11-26, B4 H32 S4096 f16: D = 128 373 TFLOP/s (296 with
-// mma.sync and 128 x 32 key blocks), causal 326; D = 64 327, causal 290.
-// SDPA in the same call: flash 322 / 301 / 294 / 284, cuDNN 639 / 572 /
-// 478 / 438 (docs/Attention.md has 1k to 16k, f16 and bf16).
+// H100, 2026-11-27, B4 H32 S4096 f16 D = 128: 440 TFLOP/s, causal 390
+// (376 / 341 with the cp.async pipeline of all 256 threads it replaced);
+// SDPA in the same call: cuDNN 661 / 584, flash 340 / 310
+// (docs/Attention.md has 1k to 16k, f16 and bf16).
 
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [256] attributes {reference = @attention_f16_reference} {
+    grid [?, ?, ?] threads [384] attributes {reference = @attention_f16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -75,10 +78,11 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xf16>
+  %seqv = memref.dim %V, %c2 : memref<?x?x?x64xf16>
   // One head's matrices: views whose rows are the sequence.
   %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
   %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
-  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
@@ -100,10 +104,14 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
-  tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
+  tile.warp_specialize %c0 to %blocks step %c1 stages 2
+      tiles(%Ks, %Vs : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 {
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
@@ -196,7 +204,7 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
 // CHECK: tile.gemm
 tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>,
                       %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [256] attributes {reference = @attention_f16_reference} {
+    grid [?, ?, ?] threads [384] attributes {reference = @attention_f16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -211,10 +219,11 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
   %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x128xf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x128xf16>
+  %seqv = memref.dim %V, %c2 : memref<?x?x?x128xf16>
   // One head's matrices: views whose rows are the sequence.
   %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
   %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
-  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
@@ -236,10 +245,14 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
-  tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
+  tile.warp_specialize %c0 to %blocks step %c1 stages 2
+      tiles(%Ks, %Vs : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 {
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
@@ -329,7 +342,7 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
 
 tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
                       %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [256] attributes {reference = @attention_bf16_reference} {
+    grid [?, ?, ?] threads [384] attributes {reference = @attention_bf16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -344,10 +357,11 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x64xbf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xbf16>
+  %seqv = memref.dim %V, %c2 : memref<?x?x?x64xbf16>
   // One head's matrices: views whose rows are the sequence.
   %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
   %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
-  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
@@ -369,10 +383,14 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
-  tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
+  tile.warp_specialize %c0 to %blocks step %c1 stages 2
+      tiles(%Ks, %Vs : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 {
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
@@ -462,7 +480,7 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
 
 tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>,
                        %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [256] attributes {reference = @attention_bf16_reference} {
+    grid [?, ?, ?] threads [384] attributes {reference = @attention_bf16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -477,10 +495,11 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
   %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x128xbf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x128xbf16>
+  %seqv = memref.dim %V, %c2 : memref<?x?x?x128xbf16>
   // One head's matrices: views whose rows are the sequence.
   %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
   %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
-  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
@@ -502,10 +521,14 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
-  tile.pipelined %j = %c0 to %blocks step %c1 stages 2 {
+  tile.warp_specialize %c0 to %blocks step %c1 stages 2
+      tiles(%Ks, %Vs : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 {
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
@@ -595,7 +618,7 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
 
 tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                             %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [256] attributes {reference = @attention_f16_causal_reference} {
+    grid [?, ?, ?] threads [384] attributes {reference = @attention_f16_causal_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -610,10 +633,11 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
   %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xf16>
+  %seqv = memref.dim %V, %c2 : memref<?x?x?x64xf16>
   // One head's matrices: views whose rows are the sequence.
   %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
   %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
-  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqv, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
@@ -639,10 +663,14 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
-  tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
+  tile.warp_specialize %c0 to %kvend step %c1 stages 2
+      tiles(%Ks, %Vs : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 {
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
@@ -738,7 +766,7 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
 
 tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>,
                              %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [256] attributes {reference = @attention_f16_causal_reference} {
+    grid [?, ?, ?] threads [384] attributes {reference = @attention_f16_causal_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -753,10 +781,11 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
   %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x128xf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x128xf16>
+  %seqv = memref.dim %V, %c2 : memref<?x?x?x128xf16>
   // One head's matrices: views whose rows are the sequence.
   %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
   %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
-  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqv, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xf16> to memref<?x128xf16, strided<[128, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
@@ -782,10 +811,14 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
-  tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
+  tile.warp_specialize %c0 to %kvend step %c1 stages 2
+      tiles(%Ks, %Vs : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 {
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
@@ -881,7 +914,7 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
 
 tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
                              %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [256] attributes {reference = @attention_bf16_causal_reference} {
+    grid [?, ?, ?] threads [384] attributes {reference = @attention_bf16_causal_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -896,10 +929,11 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
   %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x64xbf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xbf16>
+  %seqv = memref.dim %V, %c2 : memref<?x?x?x64xbf16>
   // One head's matrices: views whose rows are the sequence.
   %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
   %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
-  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
@@ -925,10 +959,14 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
-  tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
+  tile.warp_specialize %c0 to %kvend step %c1 stages 2
+      tiles(%Ks, %Vs : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 {
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
@@ -1024,7 +1062,7 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
 
 tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>,
                               %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [256] attributes {reference = @attention_bf16_causal_reference} {
+    grid [?, ?, ?] threads [384] attributes {reference = @attention_bf16_causal_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -1039,10 +1077,11 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
   %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x128xbf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x128xbf16>
+  %seqv = memref.dim %V, %c2 : memref<?x?x?x128xbf16>
   // One head's matrices: views whose rows are the sequence.
   %Qh = memref.subview %Q[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
   %Kh = memref.subview %K[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
-  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqkv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
+  %Vh = memref.subview %V[%b, %h, 0, 0] [1, 1, %seqv, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
@@ -1068,10 +1107,14 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
-  tile.pipelined %j = %c0 to %kvend step %c1 stages 2 {
+  tile.warp_specialize %c0 to %kvend step %c1 stages 2
+      tiles(%Ks, %Vs : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
     tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 {
+    %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
@@ -1166,13 +1209,18 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
 }
 
 // PTX-LABEL: .entry attention_f16_d128(
-// PTX: cp.async.cg.shared.global
+// The producer: one head's K and V blocks by TMA, 4-D boxes. The consumer's
+// loop is laid out by LLVM in its own order: the rest in any order.
+// PTX: setmaxnreg.dec.sync.aligned.u32 24;
+// PTX: cp.async.bulk.tensor.4d.shared::cta.global.tile.mbarrier::complete_tx::bytes
+// PTX: setmaxnreg.inc.sync.aligned.u32 240;
 // S = Q K^T: both operands through descriptors (K stored N x K).
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
-// PTX: ex2.approx.f32
-// PTX: shfl.sync.bfly.b32
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX-DAG: ex2.approx.f32
+// PTX-DAG: shfl.sync.bfly.b32
 // O += P V: P from registers, V (stored K x N) through a descriptor.
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX: setmaxnreg.dec.sync.aligned.u32 168;
 
 func.func @attention_f16_reference(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>, %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>,
     %LSE: memref<?x?x?xf32>) {

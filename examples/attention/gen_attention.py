@@ -5,7 +5,7 @@ with its references. Usage: gen_attention.py > attention.mlir"""
 import math
 import sys
 
-def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None):
+def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None, ws=False):
     low = f", lowering = #tile.gemm_lowering<{lowering}>" if lowering else ""
     scale = math.log2(math.e) / math.sqrt(D)
     seqty = f"memref<?x?x?x{D}x{T}>"
@@ -18,7 +18,7 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w = o.append
     w(f"tile.kernel @{name}(%Q: {seqty}, %K: {seqty}, %V: {seqty},")
     w(f"    {' ' * len(name)}%O: {seqty}, %LSE: memref<?x?x?xf32>)")
-    w(f"    grid [?, ?, ?] threads [{threads}] attributes {{reference = {ref}}} {{")
+    w(f"    grid [?, ?, ?] threads [{threads + (128 if ws else 0)}] attributes {{reference = {ref}}} {{")
     w("  %c0 = arith.constant 0 : index")
     w("  %c1 = arith.constant 1 : index")
     w("  %c2 = arith.constant 2 : index")
@@ -33,8 +33,9 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"  %m0 = affine.apply affine_map<(i) -> (i * {BM})>(%tile)")
     w(f"  %seq = memref.dim %Q, %c2 : {seqty}")
     w(f"  %seqkv = memref.dim %K, %c2 : {seqty}")
+    w(f"  %seqv = memref.dim %V, %c2 : {seqty}")
     w("  // One head's matrices: views whose rows are the sequence.")
-    for v, n in (("Q", "seq"), ("K", "seqkv"), ("V", "seqkv"), ("O", "seq")):
+    for v, n in (("Q", "seq"), ("K", "seqkv"), ("V", "seqv"), ("O", "seq")):
         w(f"  %{v}h = memref.subview %{v}[%b, %h, 0, 0] [1, 1, %{n}, {D}] [1, 1, 1, 1] : {seqty} to {view}")
     w("  %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>")
     w("")
@@ -66,10 +67,20 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
         w("  %diag = arith.ceildivui %rowsend, %cn : index")
         w("  %kvend = arith.minui %blocks, %diag : index")
     end = "%kvend" if causal else "%blocks"
-    w(f"  tile.pipelined %j = %c0 to {end} step %c1 stages {stages}{' rolled' if rolled else ''} {{")
-    w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
-    w(f"    tile.copy %Kh[%n0, %c0] to %Ks : {view} to {sh(BN, D)}")
-    w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
+    if ws:
+        w(f"  tile.warp_specialize %c0 to {end} step %c1 stages {stages}")
+        w(f"      tiles(%Ks, %Vs : {sh(BN, D)}, {sh(BN, D)})")
+        w(f"      producer(%j, %st) threads 128 regs 24 {{")
+        w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
+        w(f"    tile.copy %Kh[%n0, %c0] to %Ks : {view} to {sh(BN, D)}")
+        w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
+        w(f"  }} consumer(%j, %st) threads {threads} regs 240 {{")
+        w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
+    else:
+        w(f"  tile.pipelined %j = %c0 to {end} step %c1 stages {stages}{' rolled' if rolled else ''} {{")
+        w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
+        w(f"    tile.copy %Kh[%n0, %c0] to %Ks : {view} to {sh(BN, D)}")
+        w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
     w("    // S = Q K^T, in raw units: the scale is applied inside exp2 below.")
     w(f"    tile.gemm %Qs, %Ks, %S {{clear, transpose_b{low}}} : {qty}, {sh(BN, D)}, {fr(BM, BN)}")
     # The mask, only on the blocks that need it: the one crossing the end of
@@ -284,11 +295,14 @@ HEADER = """\
 // causal or not: eight kernels, written out by gen_attention.py from one
 // template (edit that and run it again).
 //
-// Each block (two warp groups, 256 threads) takes 128 query rows of one
-// head (grid: row tiles x heads x batch) and streams the head's keys and
-// values through shared memory in blocks of 128, two stages deep
-// (cp.async; a block past the end reads zeros). Both products run on
-// Hopper's wgmma (sm_90a), each warp group 64 rows:
+// Each block takes 128 query rows of one head (grid: row tiles x heads x
+// batch). A `tile.warp_specialize` streams the head's keys and values
+// through shared memory in blocks of 128, two stages deep: its producer
+// (the third warp group) copies them with TMA (the head's subview of each
+// [batch, heads, seq, D] argument becomes a 4-D box of one head; a block
+// past the end reads zeros), its consumer (two warp groups, 64 rows each,
+// 240 registers) computes on them, the two meeting only on the stages'
+// mbarriers. Both products run on Hopper's wgmma (sm_90a):
 //   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D), Q
 //                      and K read through shared-memory descriptors
 //   mask               tile.parallel over S, in an scf.if taken only by the
@@ -312,10 +326,10 @@ HEADER = """\
 //
 // Exponentials are base 2, the scale c folded into them: math.exp2 lowers
 // to ex2.approx.f32 (docs/Attention.md gives its error).
-// H100, 2026-11-26, B4 H32 S4096 f16: D = 128 373 TFLOP/s (296 with
-// mma.sync and 128 x 32 key blocks), causal 326; D = 64 327, causal 290.
-// SDPA in the same call: flash 322 / 301 / 294 / 284, cuDNN 639 / 572 /
-// 478 / 438 (docs/Attention.md has 1k to 16k, f16 and bf16).
+// H100, 2026-11-27, B4 H32 S4096 f16 D = 128: 440 TFLOP/s, causal 390
+// (376 / 341 with the cp.async pipeline of all 256 threads it replaced);
+// SDPA in the same call: cuDNN 661 / 584, flash 340 / 310
+// (docs/Attention.md has 1k to 16k, f16 and bf16).
 """
 
 
@@ -327,19 +341,24 @@ def main():
                 kind = "_causal" if causal else ""
                 name = f"attention_{T}_d{D}{kind}"
                 k = kernel(name, T, D, causal, BM=128, BN=128, threads=256,
-                           lowering="wgmma")
+                           lowering="wgmma", ws=True)
                 k = k.replace(f"@{name}_reference", f"@attention_{T}{kind}_reference")
                 if name == "attention_f16_d128":
                     k = "// CHECK-LABEL: tile.kernel @attention_f16_d128\n// CHECK: tile.reduce max\n// CHECK: tile.gemm\n" + k
                 out.append(k)
     out.append("""// PTX-LABEL: .entry attention_f16_d128(
-// PTX: cp.async.cg.shared.global
+// The producer: one head's K and V blocks by TMA, 4-D boxes. The consumer's
+// loop is laid out by LLVM in its own order: the rest in any order.
+// PTX: setmaxnreg.dec.sync.aligned.u32 24;
+// PTX: cp.async.bulk.tensor.4d.shared::cta.global.tile.mbarrier::complete_tx::bytes
+// PTX: setmaxnreg.inc.sync.aligned.u32 240;
 // S = Q K^T: both operands through descriptors (K stored N x K).
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
-// PTX: ex2.approx.f32
-// PTX: shfl.sync.bfly.b32
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX-DAG: ex2.approx.f32
+// PTX-DAG: shfl.sync.bfly.b32
 // O += P V: P from registers, V (stored K x N) through a descriptor.
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX: setmaxnreg.dec.sync.aligned.u32 168;
 """)
     for causal in (False, True):
         for T in ("f16", "bf16"):

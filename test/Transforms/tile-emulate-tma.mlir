@@ -30,3 +30,22 @@ tile.kernel @tma_copy(%A: memref<?x?xf16>, %m0: index, %k0: index) grid [1] thre
   %As = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
   tile.tma_load %A[%m0, %k0] to %As, %bars[%c1] : memref<?x?xf16> to memref<16x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 }
+
+// A tile of one head of a [heads, seq, d] argument: the head index is read
+// as it is (and checked against its extent), the tile's dimensions loop.
+// CHECK-LABEL: tile.kernel @tma_head
+// CHECK: scf.for %[[I:.+]] = %c0{{.*}} to %c16{{.*}} step
+// CHECK: scf.for %[[J:.+]] = %c0{{.*}} to %c64{{.*}} step
+// CHECK: %[[DH:.+]] = memref.dim %[[A:.+]], %c0
+// CHECK: %[[INH:.+]] = arith.cmpi ult, %[[H:.+]], %[[DH]]
+// CHECK: %[[R:.+]] = arith.addi %{{.*}}, %[[I]]
+// CHECK: %[[C:.+]] = arith.addi %{{.*}}, %[[J]]
+// CHECK: memref.load %[[A]][%[[H]], %[[R]], %[[C]]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
+// CHECK: nvvm.mbarrier.complete_tx %{{.*}}, %c2048_i32
+tile.kernel @tma_head(%A: memref<?x?x64xf16>, %h: index, %m0: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
+  tile.tma_load %A[%h, %m0, %c0] to %As, %bars[%c0] : memref<?x?x64xf16> to memref<16x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}

@@ -115,9 +115,30 @@ tile.kernel @other_shared(%Y: memref<8xf32>) grid [1] threads [256] {
   tile.warp_specialize %c0 to %c1 step %c1 stages 1
       buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
       producer(%k, %s) threads 128 {
-    // expected-error @below {{'memref.store' in the producer of a 'tile.warp_specialize' touches shared memory that is not one of its buffers or tiles (directly): no barrier can order it with the other role's accesses}}
+    // expected-error @below {{'memref.store' in the producer of a 'tile.warp_specialize' writes shared memory that is not one of its buffers or tiles (directly): no barrier can order it with the other role's accesses (outside the pipeline, the roles may only read shared memory)}}
     memref.store %f, %other[%c0] : memref<8xf32, #gpu.address_space<workgroup>>
   } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+// Shared memory outside the pipeline may be read in a role (a tile loaded
+// before the op, as attention's Q): nobody writes it inside the op.
+// CHECK-LABEL: tile.kernel @consumer_reads_other_shared
+// CHECK: scf.for
+// CHECK:   memref.load %{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>
+tile.kernel @consumer_reads_other_shared(%out: memref<8xf32>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %other = tile.alloc_shared : memref<8xf32, #gpu.address_space<workgroup>>
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+    %v = memref.load %other[%c0] : memref<8xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%c0] : memref<8xf32>
   }
 }
 

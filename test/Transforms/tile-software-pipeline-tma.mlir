@@ -145,7 +145,68 @@ tile.kernel @unknown_pitch(%X: memref<?x?xf16>, %Y: memref<?x?xf16>, %n: index) 
 
 // -----
 
-// A source that is a view, not a kernel argument.
+// A source that is a view, neither a kernel argument nor a subview of one.
+tile.kernel @cast_source(%X: memref<64x64xf32>, %Y: memref<64xf32>, %n: index) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %tx = tile.thread_id x
+  %cast = memref.cast %X : memref<64x64xf32> to memref<?x64xf32>
+  %Xs = tile.alloc_shared : memref<1x64xf32, #gpu.address_space<workgroup>>
+  tile.pipelined %k = %c0 to %n step %c1 stages 2 rolled {
+    // expected-remark @below {{copied with cp.async, not TMA: its source is neither a memref argument of the kernel nor a subview of one}}
+    tile.copy %cast[%k, %c0] to %Xs : memref<?x64xf32> to memref<1x64xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %Xs[%c0, %tx] : memref<1x64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %Y[%tx] : memref<64xf32>
+  }
+}
+
+// -----
+
+// One head of a [heads, seq, d] argument: the subview fixes the leading
+// dimension and keeps the others whole, so the copy reads the argument
+// through a 3-D box of one head (out of bounds still past the sequence).
+// CHECK-LABEL: tile.kernel @head_source
+// CHECK: %[[H:.+]] = tile.block_id x
+// CHECK: tile.tma_load %X[%[[H]], %{{.+}}, %c0{{.*}}] to %{{.+}} : memref<?x?x64xf32> to memref<8x64xf32, #gpu.address_space<workgroup>>
+tile.kernel @head_source(%X: memref<?x?x64xf32>, %Y: memref<64xf32>, %n: index) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %tx = tile.thread_id x
+  %h = tile.block_id x
+  %seq = memref.dim %X, %c1 : memref<?x?x64xf32>
+  %head = memref.subview %X[%h, 0, 0] [1, %seq, 64] [1, 1, 1] : memref<?x?x64xf32> to memref<?x64xf32, strided<[64, 1], offset: ?>>
+  %Xs = tile.alloc_shared : memref<8x64xf32, #gpu.address_space<workgroup>>
+  tile.pipelined %k = %c0 to %n step %c1 stages 2 rolled {
+    %row = arith.muli %k, %c8 : index
+    tile.copy %head[%row, %c0] to %Xs : memref<?x64xf32, strided<[64, 1], offset: ?>> to memref<8x64xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %Xs[%c0, %tx] : memref<8x64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %Y[%tx] : memref<64xf32>
+  }
+}
+
+// -----
+
+// A subview that fixes a dimension after one it keeps: the tile is not
+// in the innermost dimensions of a box.
+tile.kernel @middle_dropped(%X: memref<?x4x64xf32>, %Y: memref<64xf32>, %n: index) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %tx = tile.thread_id x
+  %seq = memref.dim %X, %c0 : memref<?x4x64xf32>
+  %head = memref.subview %X[0, 2, 0] [%seq, 1, 64] [1, 1, 1] : memref<?x4x64xf32> to memref<?x64xf32, strided<[256, 1], offset: 128>>
+  %Xs = tile.alloc_shared : memref<1x64xf32, #gpu.address_space<workgroup>>
+  tile.pipelined %k = %c0 to %n step %c1 stages 2 rolled {
+    // expected-remark @below {{copied with cp.async, not TMA: its source is a subview that drops dimension 1 after one it keeps}}
+    tile.copy %head[%k, %c0] to %Xs : memref<?x64xf32, strided<[256, 1], offset: 128>> to memref<1x64xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %Xs[%c0, %tx] : memref<1x64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %Y[%tx] : memref<64xf32>
+  }
+}
+
+// -----
+
+// A subview that cuts a dimension: TMA would read past the view's end.
 tile.kernel @view_source(%X: memref<64x64xf32>, %Y: memref<64xf32>, %n: index) grid [1] threads [64] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -153,7 +214,7 @@ tile.kernel @view_source(%X: memref<64x64xf32>, %Y: memref<64xf32>, %n: index) g
   %half = memref.subview %X[0, 0] [32, 64] [1, 1] : memref<64x64xf32> to memref<32x64xf32, strided<[64, 1]>>
   %Xs = tile.alloc_shared : memref<1x64xf32, #gpu.address_space<workgroup>>
   tile.pipelined %k = %c0 to %n step %c1 stages 2 rolled {
-    // expected-remark @below {{copied with cp.async, not TMA: its source is not a memref argument of the kernel}}
+    // expected-remark @below {{copied with cp.async, not TMA: its source is a subview that does not keep dimension 0 whole (offset 0, the argument's extent): TMA would read the argument past the view's end instead of zeros}}
     tile.copy %half[%k, %c0] to %Xs : memref<32x64xf32, strided<[64, 1]>> to memref<1x64xf32, #gpu.address_space<workgroup>>
     %v = memref.load %Xs[%c0, %tx] : memref<1x64xf32, #gpu.address_space<workgroup>>
     memref.store %v, %Y[%tx] : memref<64xf32>

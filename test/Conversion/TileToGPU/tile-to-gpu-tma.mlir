@@ -39,3 +39,22 @@ tile.kernel @tma(%A: memref<?x?xf16>, %B: memref<?x?xf16>) grid [1] threads [128
   tile.tma_load %B[%c64, %c0] to %Bs, %bars[%c0] {swizzle = 128} : memref<?x?xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
   tile.tma_load %B[%c0, %c64] to %Bs2, %bars[%c0] {swizzle = 128} : memref<?x?xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 }
+
+// -----
+
+// A 2-D tile of one head of a [heads, seq, d] argument: the box is one
+// element along the head (box [1, 64, 64]), and each 128-byte panel one
+// 3-D TMA load whose coordinates are innermost first (column, row, head).
+// CHECK-LABEL: func.func @tma_head
+// CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 1, 64, 64>, swizzle = 128 : i64}]
+// CHECK: gpu.func @tma_head(%{{.+}}: memref<?x?x128xf16>, %[[H:.+]]: index, %[[MAP:.+]]: !llvm.ptr) kernel
+// CHECK: %[[HEAD:.+]] = arith.index_cast %[[H]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAP]], %{{.+}}, box[%{{.+}}, %{{.+}}, %[[HEAD]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAP]], %{{.+}}, box[%{{.+}}, %{{.+}}, %[[HEAD]]]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+tile.kernel @tma_head(%X: memref<?x?x128xf16>, %h: index) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %Xs = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x128xf16, #gpu.address_space<workgroup>>
+  tile.tma_load %X[%h, %c0, %c0] to %Xs, %bars[%c0] {swizzle = 128} : memref<?x?x128xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}

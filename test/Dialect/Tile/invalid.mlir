@@ -1387,6 +1387,16 @@ tile.kernel @wgmma_f16_accumulator() grid [1] threads [128] {
 
 // -----
 
+tile.kernel @tma_target_rank(%A: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<1x32x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_load' op cannot copy with TMA: the target's rank 3 is not between 1 and the source's 2}}
+  tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] : memref<64x64xf16> to memref<1x32x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
 tile.kernel @tma_source_not_argument(%A: memref<64x64xf16>) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>

@@ -17,7 +17,10 @@ using namespace mlir::tile;
 
 SmallVector<int64_t> TmaLoadOp::getBox() {
   MemRefType target = getTarget().getType();
-  SmallVector<int64_t> box(target.getShape());
+  // The source's leading dimensions that the target lacks: one element.
+  SmallVector<int64_t> box(getSource().getType().getRank() - target.getRank(),
+                           1);
+  llvm::append_range(box, target.getShape());
   if (getSwizzle() != 0)
     box.back() = getSwizzle() / getBufferElementBytes(target.getElementType());
   return box;
@@ -38,9 +41,9 @@ tile::getTmaTileError(MemRefType source, MemRefType target, int64_t swizzle) {
        << "; TMA copies tiles of rank 1 to 5";
     return message;
   }
-  if (target.getRank() != source.getRank()) {
+  if (target.getRank() < 1 || target.getRank() > source.getRank()) {
     os << "the target's rank " << target.getRank()
-       << " differs from the source's " << source.getRank();
+       << " is not between 1 and the source's " << source.getRank();
     return message;
   }
   if (target.getElementType() != source.getElementType()) {

@@ -6,6 +6,8 @@
 //
 //   for i0 < S0, i1 < S1:               (the target's shape)
 //     v = in bounds ? source[x0 + i0, x1 + i1] : 0
+//                     (source[y, x0 + i0, x1 + i1] with a leading dimension
+//                     the target lacks)
 //     target[i0, i1] = v                (logical; swizzled later)
 //   nvvm.mbarrier.complete_tx &barriers[id], bytes
 //
@@ -49,10 +51,18 @@ static void emulate(TmaLoadOp load) {
       positions.push_back(loop.getInductionVar());
       builder.setInsertionPoint(loop.getBody()->getTerminator());
     }
+    // The source's leading dimensions that the target lacks are read at
+    // their index alone.
+    int64_t leading = offsets.size() - positions.size();
     SmallVector<Value> indices;
     Value inBounds;
-    for (auto [dim, position] : llvm::enumerate(positions)) {
-      Value index = arith::AddIOp::create(builder, loc, offsets[dim], position);
+    for (auto [dim, offset] : llvm::enumerate(offsets)) {
+      Value index =
+          dim < static_cast<size_t>(leading)
+              ? offset
+              : arith::AddIOp::create(builder, loc, offset,
+                                      positions[dim - leading])
+                    .getResult();
       indices.push_back(index);
       Value below = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, index,

@@ -62,9 +62,12 @@
 //
 //       wait full[s]; gemms (in flight); if (it > 0) arrive empty[(it-1) % S]
 //
-// Correct by construction needs the roles to touch shared memory only
+// Correct by construction needs the roles to write shared memory only
 // through the pipeline's buffers and tiles, the producer writing, the
 // consumer reading, and a buffer only at the slice of the stage argument.
+// Other shared memory the roles may read (a tile loaded before the op): its
+// writers are outside the op, and barrier insertion orders them with the op
+// as one unit.
 // Anything else is rejected, with the op named, as are block-wide barriers
 // and reductions inside a role (only that role's threads would reach them: a
 // deadlock), and tf32 wgmma gemms, which round their operands in place
@@ -171,11 +174,17 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
     bool tile = llvm::any_of(op.getTiles(), isAccessed);
     auto buffer = llvm::find_if(op.getBuffers(), isAccessed);
     if (!tile && buffer == op.getBuffers().end()) {
+      // Shared memory outside the pipeline is read-only inside the op (a
+      // Q tile loaded before it): its writes are all outside the op, which
+      // barrier insertion orders with the op as one unit.
+      if (!access.writes)
+        continue;
       user->emitError("'")
           << user->getName() << "' in the " << role
-          << " of a 'tile.warp_specialize' touches shared memory that is "
+          << " of a 'tile.warp_specialize' writes shared memory that is "
              "not one of its buffers or tiles (directly): no barrier can "
-             "order it with the other role's accesses";
+             "order it with the other role's accesses (outside the "
+             "pipeline, the roles may only read shared memory)";
       return failure();
     }
     if (producer ? access.reads : access.writes) {
@@ -570,9 +579,13 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
         indices.assign(copy.getSource().getType().getRank(), constant(0));
       int64_t which = llvm::find(op.getTiles(), copy.getTarget()) -
                       op.getTiles().begin();
-      auto load = TmaLoadOp::create(builder, copy.getLoc(), copy.getSource(),
-                                    indices, mapping.lookup(copy.getTarget()),
-                                    barriers, full);
+      std::string why;
+      TmaSource source =
+          *getTmaSource(mapping.lookupOrDefault(copy.getSource()), why);
+      auto load = TmaLoadOp::create(
+          builder, copy.getLoc(), source.argument,
+          source.buildIndices(builder, copy.getLoc(), indices),
+          mapping.lookup(copy.getTarget()), barriers, full);
       load.setSwizzle(plan.tiles[which].tmaSwizzle);
     }
     return;

@@ -377,9 +377,13 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
         indices.push_back(mapping.lookupOrDefault(value));
       if (indices.empty())
         indices.assign(copy.getSource().getType().getRank(), constant(0));
-      auto load =
-          TmaLoadOp::create(builder, copy.getLoc(), copy.getSource(), indices,
-                            mapping.lookup(copy.getTarget()), barriers, stage);
+      std::string why;
+      TmaSource source =
+          *getTmaSource(mapping.lookupOrDefault(copy.getSource()), why);
+      auto load = TmaLoadOp::create(
+          builder, copy.getLoc(), source.argument,
+          source.buildIndices(builder, copy.getLoc(), indices),
+          mapping.lookup(copy.getTarget()), barriers, stage);
       load.setSwizzle(staged[index].tmaSwizzle);
     }
   };

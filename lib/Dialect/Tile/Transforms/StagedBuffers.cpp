@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -63,13 +64,104 @@ Value StagedBuffer::buildStageView(OpBuilder &builder, Location loc,
   return view.getResult();
 }
 
+static bool isKernelArgument(Value value) {
+  auto argument = dyn_cast<BlockArgument>(value);
+  return argument && isa<KernelOp>(argument.getOwner()->getParentOp());
+}
+
+/// Whether `size` is the whole extent of dimension `dim` of `memref`: equal
+/// static extents, or `memref.dim` of it.
+static bool isWholeExtent(OpFoldResult size, Value memref, int64_t dim) {
+  int64_t extent = cast<MemRefType>(memref.getType()).getDimSize(dim);
+  if (std::optional<int64_t> constant = getConstantIntValue(size))
+    return !ShapedType::isDynamic(extent) && *constant == extent;
+  auto dimOp = cast<Value>(size).getDefiningOp<memref::DimOp>();
+  if (!dimOp || dimOp.getSource() != memref)
+    return false;
+  std::optional<int64_t> index = dimOp.getConstantIndex();
+  return index && *index == dim;
+}
+
+FailureOr<TmaSource> tile::getTmaSource(Value source, std::string &why) {
+  TmaSource result;
+  if (isKernelArgument(source)) {
+    result.argument = cast<BlockArgument>(source);
+    result.fixed.assign(cast<MemRefType>(source.getType()).getRank(),
+                        OpFoldResult());
+    return result;
+  }
+  auto subview = source.getDefiningOp<memref::SubViewOp>();
+  if (!subview || !isKernelArgument(subview.getSource())) {
+    why = "its source is neither a memref argument of the kernel nor a "
+          "subview of one (TMA reads through a tensor map that the launcher "
+          "encodes for an argument)";
+    return failure();
+  }
+  Value argument = subview.getSource();
+  llvm::SmallBitVector dropped = subview.getDroppedDims();
+  for (auto [dim, offset, size, stride] :
+       llvm::enumerate(subview.getMixedOffsets(), subview.getMixedSizes(),
+                       subview.getMixedStrides())) {
+    if (getConstantIntValue(stride) != 1) {
+      why = llvm::formatv("its source is a subview with a stride other than "
+                          "1 in dimension {0}",
+                          dim);
+      return failure();
+    }
+    if (dropped.test(dim)) {
+      // The box is one element along the leading dimensions the tile lacks.
+      if (llvm::any_of(result.fixed, [](OpFoldResult fixed) { return !fixed; })) {
+        why = llvm::formatv("its source is a subview that drops dimension "
+                            "{0} after one it keeps (TMA's box here has "
+                            "the tile's extents in the innermost dimensions)",
+                            dim);
+        return failure();
+      }
+      result.fixed.push_back(offset);
+      continue;
+    }
+    // Elements outside the view must lie outside the argument, where TMA
+    // reads zeros as tile.copy does outside its source.
+    if (getConstantIntValue(offset) != 0 ||
+        !isWholeExtent(size, argument, dim)) {
+      why = llvm::formatv(
+          "its source is a subview that does not keep dimension {0} whole "
+          "(offset 0, the argument's extent): TMA would read the argument "
+          "past the view's end instead of zeros",
+          dim);
+      return failure();
+    }
+    result.fixed.push_back(OpFoldResult());
+  }
+  result.argument = cast<BlockArgument>(argument);
+  return result;
+}
+
+SmallVector<Value> TmaSource::buildIndices(OpBuilder &builder, Location loc,
+                                           ValueRange indices) const {
+  SmallVector<Value> result;
+  auto next = indices.begin();
+  for (OpFoldResult index : fixed) {
+    if (!index) {
+      result.push_back(*next++);
+      continue;
+    }
+    if (auto value = dyn_cast<Value>(index))
+      result.push_back(value);
+    else
+      result.push_back(arith::ConstantIndexOp::create(
+          builder, loc, *getConstantIntValue(index)));
+  }
+  return result;
+}
+
 std::optional<std::string> tile::whyNotTma(Value source, AllocSharedOp alloc) {
-  auto argument = dyn_cast<BlockArgument>(source);
-  if (!argument || !isa<KernelOp>(argument.getOwner()->getParentOp()))
-    return std::string("its source is not a memref argument of the kernel "
-                       "(TMA reads through a tensor map that the launcher "
-                       "encodes for an argument)");
-  auto sourceType = cast<MemRefType>(source.getType());
+  std::string why;
+  FailureOr<TmaSource> tmaSource = getTmaSource(source, why);
+  if (failed(tmaSource))
+    return why;
+  BlockArgument argument = tmaSource->argument;
+  auto sourceType = cast<MemRefType>(argument.getType());
   if (std::optional<std::string> error = getTmaTileError(
           sourceType, alloc.getType(), getTmaSwizzle(alloc)))
     return error;

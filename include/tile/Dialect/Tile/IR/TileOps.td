@@ -684,6 +684,10 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
     the copy: it is the thread-level form of a `tile.copy`, made by
     tile-software-pipeline on sm_90a.
 
+    `target` may have fewer dimensions than `source`: the box is one
+    element along the source's leading dimensions that the target lacks (a
+    tile of one head of a [batch, heads, seq, d] tensor).
+
     `source` is a memref argument of the kernel (up to rank 5): the launcher
     encodes a tensor map for it on the host (`cuTensorMapEncodeTiled`),
     which tile-to-gpu appends to the kernel's parameters and lists in the

@@ -44,6 +44,27 @@ struct StagedBuffer {
 /// TMA when `tma`. The old allocation is left for the caller to erase.
 StagedBuffer createStagedBuffer(AllocSharedOp alloc, int64_t stages, bool tma);
 
+/// The kernel argument a TMA copy reads, and where the copy's source view
+/// lies in it: the argument itself, or a `memref.subview` of it that fixes
+/// unit leading dimensions (one head of a [batch, heads, seq, d] tensor) and
+/// keeps the others whole, so that what lies outside the view lies outside
+/// the argument and TMA reads it as zero.
+struct TmaSource {
+  BlockArgument argument;
+  /// Per dimension of the argument, the index a dropped dimension is fixed
+  /// at, or a null value for a dimension the copy's indices run over.
+  SmallVector<OpFoldResult> fixed;
+
+  /// The argument's indices of the copy's tile that starts at `indices` of
+  /// the view (one index per kept dimension, in order).
+  SmallVector<Value> buildIndices(OpBuilder &builder, Location loc,
+                                  ValueRange indices) const;
+};
+
+/// The TMA source of a copy from `source`, or why it has none (a remark's
+/// reason).
+FailureOr<TmaSource> getTmaSource(Value source, std::string &why);
+
 /// Why a `copy` from `source` (its source operand) into the tile of `alloc`
 /// cannot be a TMA copy (a remark's reason), or nullopt when it can.
 std::optional<std::string> whyNotTma(Value source, AllocSharedOp alloc);
