@@ -76,8 +76,8 @@ tile.kernel @gemm_bias_relu(%A: memref<?x?xf16> {tile.multiple_of = 8},
 
 // PTX-LABEL: .entry gemm_bias_relu(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// The ReLU: a compare and select of zero.
-// PTX: selp.f32 {{.*}}, 0f00000000,
+// The ReLU: one NaN-propagating max with zero.
+// PTX: max.NaN.f32 {{.*}}, 0f00000000;
 
 func.func @gemm_bias_relu_reference(%A: memref<?x?xf16>, %B: memref<?x?xf16>,
                                     %bias: memref<?xf16>, %C: memref<?x?xf16>) {

@@ -113,13 +113,14 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
 
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createLowerAffinePass());
+  // Before arith-expand, which would expand maximumf / minimumf.
+  gpuPm.addPass(createTileMathToIntrinsics());
   gpuPm.addPass(arith::createArithExpandOpsPass());
   gpuPm.addPass(memref::createExpandStridedMetadataPass());
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createConvertVectorToSCFPass());
   gpuPm.addPass(createSCFToControlFlowPass());
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
-  gpuPm.addPass(createTileMathToIntrinsics());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));

@@ -150,6 +150,46 @@ tile.kernel @epilogue_in_consumer(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B
 
 // -----
 
+// A consumer gemm reading a tile loaded before the op (attention's Q) as
+// well as the stage's: one proxy fence at the start of the consumer's role
+// (the tile was written through the generic proxy and nobody writes it in
+// the op), none per gemm (tile.tma_operands). The K tile comes by TMA
+// through the head's subview: a 3-D box, the head index first.
+// CHECK-LABEL: tile.kernel @reads_loaded_tile
+// CHECK: tile.tma_load %K[%[[H:.+]], %{{.+}}, %c0{{.*}}] to
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: scf.for
+// CHECK: tile.gemm {{.*}}tile.tma_operands
+// CHECK-NOT: nvvm.fence.proxy
+tile.kernel @reads_loaded_tile(%Q: memref<128x64xf16>, %K: memref<?x?x64xf16> {tile.multiple_of = 8},
+                               %S: memref<128x64xf32>, %h: index)
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %seq = memref.dim %K, %c1 : memref<?x?x64xf16>
+  %Kh = memref.subview %K[%h, 0, 0] [1, %seq, 64] [1, 1, 1] : memref<?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %n = arith.ceildivui %seq, %c64 : index
+  %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  tile.copy %Q to %Qs : memref<128x64xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %n step %c1 stages 2
+      tiles(%Ks : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %s) threads 128 regs 40 {
+    %n0 = arith.muli %j, %c64 : index
+    tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %s) threads 256 regs 232 {
+    tile.gemm %Qs, %Ks, %acc {transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %S : memref<128x64xf32, #tile.fragment> to memref<128x64xf32>
+}
+
+// -----
+
 // A producer that does more than compute indices and copy: with TMA one
 // thread would run it, so the copies stay cp.async, with a remark.
 tile.kernel @ws_not_tma(%A: memref<?x?xf16> {tile.multiple_of = 8}, %Y: memref<8xf32>)

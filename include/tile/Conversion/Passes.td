@@ -58,8 +58,14 @@ def TileGPUToHost : Pass<"tile-gpu-to-host", "::mlir::ModuleOp"> {
 }
 
 def TileMathToIntrinsics : Pass<"tile-math-to-intrinsics"> {
-  let summary = "Lower math.fma to llvm.intr.fma instead of a libdevice call";
+  let summary = "Lower math.fma, arith.maximumf and arith.minimumf to the "
+                "LLVM intrinsics NVPTX has one instruction for";
   let description = [{
+    `arith.maximumf` / `arith.minimumf` become `llvm.intr.maximum` /
+    `minimum` (`max.NaN` / `min.NaN` on sm_80 and later): run before
+    `arith-expand`, which would expand each into a compare, a NaN test and
+    two selects.
+
     `math.fma` becomes `llvm.intr.fma` (`fma.rn` in PTX, for f32, f64, f16
     and bf16, scalars and vectors). Run before `convert-gpu-to-nvvm`, which
     would otherwise call libdevice's `__nv_fmaf`: parsing, linking and

@@ -292,9 +292,11 @@ struct WgmmaGroupToRuntime : public ConversionPattern {
 };
 
 /// Ops without a host meaning: cp.async groups (copies are complete when
-/// issued), register rebalancing (registers are the host's) and the fence
+/// issued), register rebalancing (registers are the host's), the fence
 /// that makes mbarrier inits visible to TMA (the runtime's inits are, and
-/// the race check orders them by the barrier that follows).
+/// the race check orders them by the barrier that follows) and the proxy
+/// fences between generic and asynchronous accesses (the host has one
+/// proxy: its TMA copies and MMAs are plain loads and stores).
 struct EraseOnHost : public ConversionPattern {
   EraseOnHost(MLIRContext *context, StringRef name)
       : ConversionPattern(name, /*benefit=*/1, context) {}
@@ -406,7 +408,8 @@ void host::populateThreadOpsToRuntimePatterns(RewritePatternSet &patterns,
   for (StringRef name : {NVVM::CpAsyncCommitGroupOp::getOperationName(),
                          NVVM::CpAsyncWaitGroupOp::getOperationName(),
                          NVVM::SetMaxRegisterOp::getOperationName(),
-                         NVVM::FenceMbarrierInitOp::getOperationName()})
+                         NVVM::FenceMbarrierInitOp::getOperationName(),
+                         NVVM::FenceProxyOp::getOperationName()})
     patterns.add<EraseOnHost>(context, name);
   patterns.add<PrintfToHost>(context);
 }

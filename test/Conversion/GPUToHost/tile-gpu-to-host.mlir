@@ -99,7 +99,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Asynchronous copies are done when issued; the group ops vanish. The
+// Asynchronous copies are done when issued; the group ops and the proxy
+// fence (the host has one proxy) vanish. The
 // mbarriers live in the arena after the dynamic shared memory, 8 bytes each,
 // and their ops call the runtime with the barrier's arena offset.
 
@@ -134,6 +135,7 @@ module attributes {gpu.container_module} {
       nvgpu.device_async_wait %group
       nvvm.cp.async.commit.group
       nvvm.cp.async.wait.group 0
+      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       %i = nvgpu.mbarrier.get %bars[%c1] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2> -> i32
       %p = llvm.inttoptr %i : i32 to !llvm.ptr<3>
       nvvm.cp.async.mbarrier.arrive %p : !llvm.ptr<3>

@@ -25,3 +25,47 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// arith.maximumf / minimumf (NaN-propagating) become llvm.intr.maximum /
+// minimum, max.NaN / min.NaN in PTX (test/Pipelines/max-nan.mlir); the
+// arith-expand run after would have made a compare, a NaN test and two
+// selects of each.
+// CHECK-LABEL: gpu.func @min_max
+// CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.intr.minimum(%{{.*}}, %{{.*}}) : (vector<2xf16>, vector<2xf16>) -> vector<2xf16>
+// CHECK-NOT: arith.maximumf
+gpu.module @m2 {
+  gpu.func @min_max(%a: f32, %b: f32, %v: vector<2xf16>, %out: memref<8xf32>,
+                    %hout: memref<8xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %m = arith.maximumf %a, %b : f32
+    %n = arith.minimumf %v, %v : vector<2xf16>
+    memref.store %m, %out[%c0] : memref<8xf32>
+    vector.store %n, %hout[%c0] : memref<8xf16>, vector<2xf16>
+    gpu.return
+  }
+}
+
+// f32 math.exp2 with fastmath<afn> becomes ex2.approx.ftz.f32 (one
+// MUFU.EX2; results below 2^-126 are zero); without afn, or on f16, it
+// stays for libdevice (ex2.approx.f32, subnormal results kept).
+// CHECK-LABEL: gpu.func @exp2
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%{{.*}}) : (f32) -> f32
+// CHECK: math.exp2 %{{.*}} : f32
+// CHECK: math.exp2 %{{.*}} fastmath<afn> : f16
+// NVVM-LABEL: llvm.func @exp2
+// NVVM: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+// NVVM: llvm.call @__nv_exp2f
+gpu.module @m3 {
+  gpu.func @exp2(%a: f32, %h: f16, %out: memref<8xf32>, %hout: memref<8xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %e = math.exp2 %a fastmath<afn> : f32
+    %p = math.exp2 %a : f32
+    %g = math.exp2 %h fastmath<afn> : f16
+    memref.store %e, %out[%c0] : memref<8xf32>
+    memref.store %p, %out[%c1] : memref<8xf32>
+    memref.store %g, %hout[%c0] : memref<8xf16>
+    gpu.return
+  }
+}

@@ -252,6 +252,9 @@ struct Lowering {
   bool async = false;
   /// The consumer's gemms left in flight (their stage released late).
   SmallVector<GemmOp> inFlight;
+  /// A consumer's gemm reads shared memory outside the pipeline (written
+  /// before the op).
+  bool readsOtherShared = false;
   /// Initializations of the consumer's fragments right before the op,
   /// moved into the consumer's role ahead of its loop.
   SmallVector<Operation *> consumerPrologue;
@@ -498,6 +501,14 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
   }
 
   if (!producer) {
+    // The consumer's MMAs read shared memory outside the pipeline (written
+    // before the op by the generic proxy) through the async proxy: one
+    // fence here rather than one per gemm (the op only reads it).
+    if (plan.tma && plan.readsOtherShared)
+      NVVM::FenceProxyOp::create(
+          builder, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(builder.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     for (Operation *initialization : plan.consumerPrologue)
       initialization->moveBefore(builder.getInsertionBlock(),
                                  builder.getInsertionPoint());
@@ -600,14 +611,9 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
     else if (auto gemm = dyn_cast<GemmOp>(clone)) {
       if (llvm::is_contained(plan.inFlight, dyn_cast<GemmOp>(&nested)))
         gemm->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
-      // Only TMA writes the tiles; the consumer reads nothing else shared.
-      bool tmaOperands = plan.tma && llvm::all_of(
-          ValueRange{gemm.getA(), gemm.getB()}, [&](Value operand) {
-            return getMemorySpace(cast<MemRefType>(operand.getType())) ==
-                       MemorySpace::Fragment ||
-                   llvm::is_contained(stageValues, operand);
-          });
-      if (tmaOperands)
+      // Only TMA writes the tiles, and shared memory outside the pipeline
+      // was written before the op (fenced once at the start of the role).
+      if (plan.tma)
         gemm->setAttr(kTmaOperandsAttr, builder.getUnitAttr());
     }
   }
@@ -669,6 +675,11 @@ static void lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   }
   if (tma)
     plan.inFlight = getOverlappableGemms(op.getConsumer());
+  op.getConsumer().walk([&](GemmOp gemm) {
+    for (Value operand : {gemm.getA(), gemm.getB()})
+      if (isSharedMemory(operand) && !llvm::is_contained(op.getTiles(), operand))
+        plan.readsOtherShared = true;
+  });
   plan.releaseEarly = releaseEarly;
   plan.consumerPrologue = getConsumerPrologue(op);
   plan.consumerEpilogue = getConsumerEpilogue(op);
