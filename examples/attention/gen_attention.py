@@ -5,7 +5,13 @@ with its references. Usage: gen_attention.py > attention.mlir"""
 import math
 import sys
 
-def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None, ws=False):
+def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None, ws=False, overlap=False):
+    """One kernel. ws: a tile.warp_specialize with a TMA producer warp group
+    (else a tile.pipelined loop of all threads); overlap (with ws): the body
+    rotated so that block j's S = Q K^T and block j - 1's O += P V are
+    issued together and the softmax of S runs while P V's MMAs do (one
+    iteration more; the producer loads K of block j and V of block j - 1,
+    zeros outside; docs/TensorCores.md, "Deferred wgmma waits")."""
     low = f", lowering = #tile.gemm_lowering<{lowering}>" if lowering else ""
     scale = math.log2(math.e) / math.sqrt(D)
     seqty = f"memref<?x?x?x{D}x{T}>"
@@ -60,6 +66,11 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"  tile.fill %m, %ninf : {row}")
     w(f"  tile.clear %l : {row}")
     w(f"  tile.clear %acc : {fr(BM, D)}")
+    if overlap:
+        w("  // The first iteration's O = O alpha + P V adds nothing.")
+        w("  %one = arith.constant 1.0 : f32")
+        w(f"  tile.fill %mb, %one : {row}")
+        w(f"  tile.clear %P : {fr(BM, BN, T)}")
     w("  %blocks = arith.ceildivui %seqkv, %cn : index")
     if causal:
         w("  // Causal: key blocks past the tile's last row are all masked; skip them.")
@@ -67,13 +78,22 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
         w("  %diag = arith.ceildivui %rowsend, %cn : index")
         w("  %kvend = arith.minui %blocks, %diag : index")
     end = "%kvend" if causal else "%blocks"
+    if overlap:
+        w("  // One iteration more: iteration j computes S of block j and O of")
+        w("  // block j - 1; block -1 and the block past the end read zeros.")
+        w(f"  %iterations = arith.addi {end}, %c1 : index")
+        end = "%iterations"
     if ws:
         w(f"  tile.warp_specialize %c0 to {end} step %c1 stages {stages}")
         w(f"      tiles(%Ks, %Vs : {sh(BN, D)}, {sh(BN, D)})")
         w(f"      producer(%j, %st) threads 128 regs 24 {{")
         w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
         w(f"    tile.copy %Kh[%n0, %c0] to %Ks : {view} to {sh(BN, D)}")
-        w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
+        if overlap:
+            w(f"    %v0 = affine.apply affine_map<(j) -> (j * {BN} - {BN})>(%j)")
+            w(f"    tile.copy %Vh[%v0, %c0] to %Vs : {view} to {sh(BN, D)}")
+        else:
+            w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
         w(f"  }} consumer(%j, %st) threads {threads} regs 240 {{")
         w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
     else:
@@ -148,6 +168,17 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w("    }")
     w("    // O += P V, P read from registers.")
     w(f"    tile.gemm %P, %Vs, %acc{(' {' + low[2:] + '}') if low else ''} : {fr(BM, BN, T)}, {sh(BN, D)}, {fr(BM, D)}")
+    if overlap:
+        # S's softmax after the previous block's O += P V, whose MMAs run
+        # meanwhile: S gemm, rescale, P V, then the mask and softmax.
+        first = o.index("    // Keys past the end (and, causal, after the query) become -inf, in")
+        middle = o.index(f"    tile.parallel (%i, %d) in [{BM}, {D}] {{")
+        softmax, product = o[first:middle], o[middle:]
+        del o[first:]
+        o.append("    // O = O alpha + P V of the previous block: its MMAs run during the")
+        o.append("    // softmax of this block's S below.")
+        o.extend(product)
+        o.extend(softmax)
     w("  }")
     w("")
     w("  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log")

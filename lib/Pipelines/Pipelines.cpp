@@ -80,8 +80,14 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   specialization.tma = pipelining.tma;
   specialization.testReleaseEarly = options.testReleaseEarly;
   kernelPm.addPass(createTileLowerWarpSpecialize(specialization));
-  if (cpu)
+  if (cpu) {
     kernelPm.addPass(createTileEmulateTma());
+  } else {
+    TileScheduleWgmmaWaitsOptions waits;
+    waits.gemmLowering = options.gemmLowering;
+    waits.chip = options.chip;
+    kernelPm.addPass(createTileScheduleWgmmaWaits(waits));
+  }
   TileLowerFragmentsOptions fragments;
   fragments.gemmLowering = options.gemmLowering;
   fragments.chip = options.chip;

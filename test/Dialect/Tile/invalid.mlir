@@ -1567,3 +1567,18 @@ tile.kernel @ws_tile_outside(%Y: memref<64x64xf16>) grid [1] threads [256] {
   // expected-note @below {{used here}}
   tile.copy %As to %Y[%c0, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16>
 }
+
+// -----
+
+tile.kernel @wgmma_wait_pending() grid [1] threads [128] {
+  // expected-error @+1 {{'tile.wgmma_wait' op pending must be between 0 and 7 (wgmma.wait_group), got 8}}
+  tile.wgmma_wait 8
+}
+
+// -----
+
+tile.kernel @wgmma_wait_not_fragment() grid [1] threads [128] {
+  %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.wgmma_wait' op ties only fragments (the accumulators of the gemms it waits for), got 'memref<64xf32, #gpu.address_space<workgroup>>'}}
+  tile.wgmma_wait 0, %s : memref<64xf32, #gpu.address_space<workgroup>>
+}

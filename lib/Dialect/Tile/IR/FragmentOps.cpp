@@ -349,3 +349,17 @@ LogicalResult ReduceOp::verify() {
            << element;
   return success();
 }
+
+LogicalResult WgmmaWaitOp::verify() {
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError("pending must be between 0 and 7 (wgmma.wait_group), "
+                       "got ")
+           << getPending();
+  for (Value fragment : getFragments())
+    if (getMemorySpace(cast<MemRefType>(fragment.getType())) !=
+        MemorySpace::Fragment)
+      return emitOpError("ties only fragments (the accumulators of the "
+                         "gemms it waits for), got ")
+             << fragment.getType();
+  return success();
+}

@@ -102,14 +102,17 @@ static bool isDescriptorTile(Value tile) {
          alloc.getEffectiveAlignment() >= kSwizzleAtomBytes;
 }
 
-/// wgmma.wait_group `pending` as inline PTX through which `values` (f32
-/// accumulator registers) pass, tied: their readers then depend on the
-/// wait, so LLVM cannot move them above it (the wait intrinsic alone
-/// carries no data dependence, and an epilogue conversion hoisted above
-/// it made ptxas serialize every wgmma, C7514, or read registers still
-/// being written). Triton's wgmma wait does the same.
-static SmallVector<Value> waitTied(OpBuilder &b, Location loc, int64_t pending,
-                                   ArrayRef<Value> values) {
+// buildWgmmaWaitTied: the wait intrinsic alone carries no data
+// dependence, and an epilogue conversion hoisted above it made ptxas
+// serialize every wgmma, C7514, or read registers still being written.
+// Triton's wgmma wait does the same.
+SmallVector<Value> tile::buildWgmmaWaitTied(OpBuilder &b, Location loc,
+                                           int64_t pending,
+                                           ArrayRef<Value> values) {
+  if (values.empty()) {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+    return {};
+  }
   std::string constraints;
   for (size_t i = 0; i < values.size(); ++i)
     constraints += "=f,";
@@ -295,8 +298,11 @@ private:
       // for the previous group here, and for all after the loop.
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
       waitAfterLoop(c);
+    } else if (gemm->hasAttr(kWgmmaDeferredAttr)) {
+      // A tile.wgmma_wait further on waits for the group and ties these
+      // registers (tile-schedule-wgmma-waits); nothing reads them before.
     } else {
-      results = waitTied(b, loc, /*pending=*/0, results);
+      results = buildWgmmaWaitTied(b, loc, /*pending=*/0, results);
     }
     for (auto [reg, value] : llvm::enumerate(results))
       memref::StoreOp::create(b, loc, value, c.buffer, c.indices(b, loc, reg));
@@ -316,7 +322,7 @@ private:
       values.push_back(memref::LoadOp::create(after, loc, c.buffer,
                                               c.indices(after, loc, reg)));
     for (auto [reg, value] :
-         llvm::enumerate(waitTied(after, loc, /*pending=*/0, values)))
+         llvm::enumerate(buildWgmmaWaitTied(after, loc, /*pending=*/0, values)))
       memref::StoreOp::create(after, loc, value, c.buffer,
                               c.indices(after, loc, reg));
   }

@@ -176,7 +176,7 @@ public:
         users.push_back(op);
         return WalkResult::skip();
       }
-      if (isa<CopyOp, FillOp, ClearOp, GemmOp, ReduceOp>(op) &&
+      if (isa<CopyOp, FillOp, ClearOp, GemmOp, ReduceOp, WgmmaWaitOp>(op) &&
           llvm::any_of(op->getOperands(),
                        [&](Value v) { return registers.count(v); }))
         users.push_back(op);
@@ -227,6 +227,10 @@ public:
                 return success();
               })
               .Case([&](GemmOp gemm) { return lowerGemm(opBuilder, gemm); })
+              .Case([&](WgmmaWaitOp wait) {
+                lowerWgmmaWait(opBuilder, wait);
+                return success();
+              })
               .Case([&](ReduceOp reduce) -> LogicalResult {
                 auto source = registers.find(reduce.getSource());
                 auto target = registers.find(reduce.getTarget());
@@ -677,6 +681,29 @@ private:
       convertRegisters(builder, loc, fragment, registersBuffer,
                        fragment.buffer);
     return success();
+  }
+
+  /// wgmma.wait_group with the f32 registers of the waited-for
+  /// accumulators passing through it (their readers then follow it).
+  void lowerWgmmaWait(OpBuilder &builder, WgmmaWaitOp wait) {
+    Location loc = wait.getLoc();
+    SmallVector<std::pair<const FragmentRegisters *, int64_t>> tied;
+    SmallVector<Value> values;
+    for (Value fragment : wait.getFragments()) {
+      const FragmentRegisters &c = registers[fragment];
+      if (!cast<MemRefType>(fragment.getType()).getElementType().isF32())
+        continue;
+      for (int64_t reg = 0; reg < c.layout.getRegisters(); ++reg) {
+        tied.emplace_back(&c, reg);
+        values.push_back(memref::LoadOp::create(builder, loc, c.buffer,
+                                                c.indices(builder, loc, reg)));
+      }
+    }
+    SmallVector<Value> waited =
+        buildWgmmaWaitTied(builder, loc, wait.getPending(), values);
+    for (auto [where, value] : llvm::zip(tied, waited))
+      memref::StoreOp::create(builder, loc, value, where.first->buffer,
+                              where.first->indices(builder, loc, where.second));
   }
 
   LogicalResult lowerGemm(OpBuilder &builder, GemmOp gemm) {

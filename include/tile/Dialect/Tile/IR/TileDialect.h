@@ -35,6 +35,12 @@ constexpr llvm::StringLiteral kSwizzledViewAttr =
 /// are done), and the loop is followed by a wait for all of them.
 constexpr llvm::StringLiteral kWgmmaInFlightAttr =
     TileDialect::WgmmaInFlightAttrHelper::getNameStr();
+/// On a `tile.gemm` lowered to wgmma whose wait tile-schedule-wgmma-waits
+/// placed later, as a `tile.wgmma_wait` before the first op that needs its
+/// results (or its operands back): the gemm commits its MMAs and does not
+/// wait.
+constexpr llvm::StringLiteral kWgmmaDeferredAttr =
+    TileDialect::WgmmaDeferredAttrHelper::getNameStr();
 /// On a wgmma `tile.gemm` whose shared operands only TMA writes (a
 /// warp-specialized pipeline's tiles, tile-lower-warp-specialize): the TMA
 /// copies and the MMAs are both the async proxy's, so no

@@ -38,6 +38,7 @@ def Tile_Dialect : Dialect {
     "::mlir::UnitAttr":$unroll,
     "::mlir::UnitAttr":$swizzle,
     "::mlir::UnitAttr":$wgmma_in_flight,
+    "::mlir::UnitAttr":$wgmma_deferred,
     "::mlir::UnitAttr":$tma_operands,
     "::mlir::IntegerAttr":$role_first,
     "::mlir::IntegerAttr":$role_threads,

@@ -672,6 +672,32 @@ def Tile_MBarrierGroup : Type<
     CPred<"::llvm::isa<::mlir::nvgpu::MBarrierGroupType>($_self)">,
     "a group of mbarriers (!nvgpu.mbarrier.group)">;
 
+def Tile_WgmmaWaitOp : Tile_Op<"wgmma_wait"> {
+  let summary = "Waits for the warp group's earlier wgmma groups";
+  let description = [{
+    Waits until at most `pending` of the warp group's most recent groups of
+    wgmma MMAs are in flight (`wgmma.wait_group pending`), and ties the
+    registers of `fragments`, the accumulators of the gemms the wait
+    retires, to it: their readers come after the wait, in LLVM and in
+    ptxas. Placed by tile-schedule-wgmma-waits after gemms it marks
+    `tile.wgmma_deferred`, before the first op that reads or writes their
+    registers or their shared operands, so that the MMAs of a gemm run
+    while the ops in between do (attention's O += P V during the next
+    block's softmax).
+
+    ```mlir
+    tile.wgmma_wait 1, %S : memref<128x128xf32, #tile.fragment<...>>
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending,
+                       Arg<Variadic<AnyMemRef>, "accumulators",
+                           [MemRead, MemWrite]>:$fragments);
+  let assemblyFormat = [{
+    $pending (`,` $fragments^ `:` type($fragments))? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
   let summary = "Copies a tile from a kernel argument into shared memory "
                 "with the Tensor Memory Accelerator";

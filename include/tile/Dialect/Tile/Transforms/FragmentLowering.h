@@ -74,6 +74,13 @@ LogicalResult lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
                                const FragmentRegisters &c,
                                const FragmentRegisters *a, Value thread);
 
+/// wgmma.wait_group `pending` as inline PTX through which `values` (f32
+/// accumulator registers) pass, tied: returns them as the wait's results,
+/// so that their readers depend on the wait and LLVM cannot move them
+/// above it. With no values, the plain wait.
+SmallVector<Value> buildWgmmaWaitTied(OpBuilder &b, Location loc,
+                                      int64_t pending, ArrayRef<Value> values);
+
 /// Lowers `gemm` to per-thread FMAs over K for the elements of C the thread
 /// holds (any layout, any chip, the CPU target). A fragment A operand (`a`)
 /// is read from the registers of the lanes that hold it, by shuffles. With

@@ -144,6 +144,35 @@ def TileLowerAtomics : Pass<"tile-lower-atomics", "::mlir::tile::KernelOp"> {
   ];
 }
 
+def TileScheduleWgmmaWaits
+    : Pass<"tile-schedule-wgmma-waits", "::mlir::tile::KernelOp"> {
+  let summary = "Wait for wgmma gemms where their results are needed";
+  let description = [{
+    A `tile.gemm` lowered to wgmma waits for its MMAs right after issuing
+    them unless this pass defers the wait: in each block, a wgmma gemm
+    (not tf32, not one a pipeline leaves in flight) is marked
+    `tile.wgmma_deferred` and a `tile.wgmma_wait N` goes before the first
+    later op of the block that touches its fragments (C, or a fragment A)
+    or may write shared memory or synchronize, N being the deferred gemms
+    issued after it that this op does not need; at the end of the block
+    nothing is left in flight. The ops in between run while the MMAs do:
+
+      S = Q K^T (deferred); acc *= alpha; acc += P V (deferred)
+      wgmma_wait 1 (S)     softmax of S, with P V in flight
+      wgmma_wait 0 (acc)   P = S, rounded
+
+    Only blocks with a gemm to defer change; ops with regions count as
+    touching what their nested ops touch.
+  }];
+  let options = [
+    Option<"gemmLowering", "gemm-lowering", "std::string",
+           /*default=*/"\"mma_sync\"",
+           "Lowering of tile.gemm ops with lowering = auto or none">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Where the kernels run: the pass only acts on sm_90a">,
+  ];
+}
+
 def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> {
   let summary = "Lower fragments to per-thread registers and tile.gemm to MMAs";
   let description = [{
