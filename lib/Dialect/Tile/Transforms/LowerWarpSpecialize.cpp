@@ -583,21 +583,10 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
                                             constant(plan.transactionBytes),
                                             full, /*predicate=*/Value());
     for (CopyOp copy : copies) {
-      SmallVector<Value> indices;
-      for (Value index : copy.getSourceIndices())
-        indices.push_back(mapping.lookupOrDefault(index));
-      if (indices.empty())
-        indices.assign(copy.getSource().getType().getRank(), constant(0));
       int64_t which = llvm::find(op.getTiles(), copy.getTarget()) -
                       op.getTiles().begin();
-      std::string why;
-      TmaSource source =
-          *getTmaSource(mapping.lookupOrDefault(copy.getSource()), why);
-      auto load = TmaLoadOp::create(
-          builder, copy.getLoc(), source.argument,
-          source.buildIndices(builder, copy.getLoc(), indices),
-          mapping.lookup(copy.getTarget()), barriers, full);
-      load.setSwizzle(plan.tiles[which].tmaSwizzle);
+      buildTmaLoad(builder, copy, mapping, barriers, full,
+                   plan.tiles[which].tmaSwizzle);
     }
     return;
   }

@@ -372,19 +372,8 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
         continue;
       }
       int64_t index = llvm::find(plan.copies, copy) - plan.copies.begin();
-      SmallVector<Value> indices;
-      for (Value value : copy.getSourceIndices())
-        indices.push_back(mapping.lookupOrDefault(value));
-      if (indices.empty())
-        indices.assign(copy.getSource().getType().getRank(), constant(0));
-      std::string why;
-      TmaSource source =
-          *getTmaSource(mapping.lookupOrDefault(copy.getSource()), why);
-      auto load = TmaLoadOp::create(
-          builder, copy.getLoc(), source.argument,
-          source.buildIndices(builder, copy.getLoc(), indices),
-          mapping.lookup(copy.getTarget()), barriers, stage);
-      load.setSwizzle(staged[index].tmaSwizzle);
+      buildTmaLoad(builder, copy, mapping, barriers, stage,
+                   staged[index].tmaSwizzle);
     }
   };
   // Copies of `iteration` into stage `stage`.

@@ -155,6 +155,28 @@ SmallVector<Value> TmaSource::buildIndices(OpBuilder &builder, Location loc,
   return result;
 }
 
+TmaLoadOp tile::buildTmaLoad(OpBuilder &builder, CopyOp copy,
+                             IRMapping &mapping, Value barriers,
+                             Value barrierId, int64_t swizzle) {
+  Location loc = copy.getLoc();
+  SmallVector<Value> indices;
+  for (Value index : copy.getSourceIndices())
+    indices.push_back(mapping.lookupOrDefault(index));
+  if (indices.empty())
+    indices.assign(copy.getSource().getType().getRank(),
+                   arith::ConstantIndexOp::create(builder, loc, 0));
+  std::string why;
+  FailureOr<TmaSource> source =
+      getTmaSource(mapping.lookupOrDefault(copy.getSource()), why);
+  assert(succeeded(source) && "a copy whyNotTma rejects");
+  auto load = TmaLoadOp::create(builder, loc, source->argument,
+                                source->buildIndices(builder, loc, indices),
+                                mapping.lookup(copy.getTarget()), barriers,
+                                barrierId);
+  load.setSwizzle(swizzle);
+  return load;
+}
+
 std::optional<std::string> tile::whyNotTma(Value source, AllocSharedOp alloc) {
   std::string why;
   FailureOr<TmaSource> tmaSource = getTmaSource(source, why);

@@ -17,6 +17,8 @@
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include <optional>
 #include <string>
 
@@ -64,6 +66,13 @@ struct TmaSource {
 /// The TMA source of a copy from `source`, or why it has none (a remark's
 /// reason).
 FailureOr<TmaSource> getTmaSource(Value source, std::string &why);
+
+/// The TMA copy of `copy` (whose source `whyNotTma` accepted) at the
+/// builder, its operands looked up in `mapping` (the copy is one of a loop
+/// body being cloned), completing on mbarrier `barrierId` of `barriers`,
+/// swizzled by `swizzle` bytes.
+TmaLoadOp buildTmaLoad(OpBuilder &builder, CopyOp copy, IRMapping &mapping,
+                       Value barriers, Value barrierId, int64_t swizzle);
 
 /// Why a `copy` from `source` (its source operand) into the tile of `alloc`
 /// cannot be a TMA copy (a remark's reason), or nullopt when it can.
