@@ -200,3 +200,33 @@ tile.kernel @wgmma_in_flight(%C: memref<64x64xf32>, %n: index) grid [1] threads 
   }
   tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
 }
+
+// -----
+
+// A deferred gemm (tile-schedule-wgmma-waits) commits and does not wait;
+// the tile.wgmma_wait further on waits with pending 1 and passes C's 32
+// registers through it, tied, before the copy reads them. The plain
+// wait of an empty tile.wgmma_wait. On the CPU the waits are the plain
+// ones its runtime models.
+// CHECK-LABEL: tile.kernel @wgmma_deferred
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wgmma.wait
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;", "=f,{{.*}},0,1,{{.*}},31"
+// CHECK-NOT: wgmma.wait
+// CHECK: tile.copy
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CPU-LABEL: tile.kernel @wgmma_deferred
+// CPU-NOT: llvm.inline_asm
+// CPU: nvvm.wgmma.wait.group.sync.aligned 1
+// CPU-NOT: llvm.inline_asm
+// CPU: tile.copy
+// CPU: nvvm.wgmma.wait.group.sync.aligned 0
+tile.kernel @wgmma_deferred(%C: memref<64x64xf32>) grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear, lowering = #tile.gemm_lowering<wgmma>, tile.wgmma_deferred} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.wgmma_wait 1, %acc : memref<64x64xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
+  tile.wgmma_wait 0
+}

@@ -413,6 +413,9 @@ private:
         joinOwned(owned, alloc);
         continue;
       }
+      // A wait ties the registers the fragment has: no constraint.
+      if (isa<WgmmaWaitOp>(user))
+        continue;
       return user->emitOpError("cannot use a fragment: fragments are "
                                "accessed by tile.copy, tile.fill, "
                                "tile.clear, tile.gemm, tile.reduce, and by "

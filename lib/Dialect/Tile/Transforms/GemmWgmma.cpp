@@ -102,13 +102,16 @@ static bool isDescriptorTile(Value tile) {
          alloc.getEffectiveAlignment() >= kSwizzleAtomBytes;
 }
 
-// buildWgmmaWaitTied: the wait intrinsic alone carries no data
-// dependence, and an epilogue conversion hoisted above it made ptxas
-// serialize every wgmma, C7514, or read registers still being written.
-// Triton's wgmma wait does the same.
-SmallVector<Value> tile::buildWgmmaWaitTied(OpBuilder &b, Location loc,
-                                           int64_t pending,
-                                           ArrayRef<Value> values) {
+/// wgmma.wait_group `pending` as inline PTX through which `values` (f32
+/// accumulator registers) pass, tied: their readers then depend on the
+/// wait, so LLVM cannot move them above it (the wait intrinsic alone
+/// carries no data dependence, and an epilogue conversion hoisted above
+/// it made ptxas serialize every wgmma, C7514, or read registers still
+/// being written). Triton's wgmma wait does the same. With no values, the
+/// plain wait.
+static SmallVector<Value> buildWgmmaWaitTied(OpBuilder &b, Location loc,
+                                             int64_t pending,
+                                             ArrayRef<Value> values) {
   if (values.empty()) {
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
     return {};
@@ -135,6 +138,26 @@ SmallVector<Value> tile::buildWgmmaWaitTied(OpBuilder &b, Location loc,
   for (size_t i = 0; i < values.size(); ++i)
     results.push_back(LLVM::ExtractValueOp::create(b, loc, waited, i));
   return results;
+}
+
+void tile::buildWgmmaWaitForRegisters(
+    OpBuilder &b, Location loc, int64_t pending,
+    ArrayRef<const FragmentRegisters *> accumulators) {
+  SmallVector<std::pair<const FragmentRegisters *, int64_t>> tied;
+  SmallVector<Value> values;
+  for (const FragmentRegisters *c : accumulators) {
+    if (!cast<MemRefType>(c->buffer.getType()).getElementType().isF32())
+      continue;
+    for (int64_t reg = 0; reg < c->layout.getRegisters(); ++reg) {
+      tied.emplace_back(c, reg);
+      values.push_back(
+          memref::LoadOp::create(b, loc, c->buffer, c->indices(b, loc, reg)));
+    }
+  }
+  for (auto [where, value] :
+       llvm::zip(tied, buildWgmmaWaitTied(b, loc, pending, values)))
+    memref::StoreOp::create(b, loc, value, where.first->buffer,
+                            where.first->indices(b, loc, where.second));
 }
 
 namespace {
@@ -317,14 +340,7 @@ private:
       return;
     OpBuilder after(loop->getContext());
     after.setInsertionPointAfter(loop);
-    SmallVector<Value> values;
-    for (int64_t reg = 0; reg < c.layout.getRegisters(); ++reg)
-      values.push_back(memref::LoadOp::create(after, loc, c.buffer,
-                                              c.indices(after, loc, reg)));
-    for (auto [reg, value] :
-         llvm::enumerate(buildWgmmaWaitTied(after, loc, /*pending=*/0, values)))
-      memref::StoreOp::create(after, loc, value, c.buffer,
-                              c.indices(after, loc, reg));
+    buildWgmmaWaitForRegisters(after, loc, /*pending=*/0, {&c});
   }
 
   Value constant(int64_t value) {

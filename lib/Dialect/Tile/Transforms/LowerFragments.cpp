@@ -22,6 +22,8 @@
 #include "tile/Dialect/Tile/IR/MemorySpaces.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
 
@@ -176,9 +178,10 @@ public:
         users.push_back(op);
         return WalkResult::skip();
       }
-      if (isa<CopyOp, FillOp, ClearOp, GemmOp, ReduceOp, WgmmaWaitOp>(op) &&
-          llvm::any_of(op->getOperands(),
-                       [&](Value v) { return registers.count(v); }))
+      if ((isa<CopyOp, FillOp, ClearOp, GemmOp, ReduceOp>(op) &&
+           llvm::any_of(op->getOperands(),
+                        [&](Value v) { return registers.count(v); })) ||
+          isa<WgmmaWaitOp>(op))
         users.push_back(op);
       return WalkResult::advance();
     });
@@ -686,24 +689,18 @@ private:
   /// wgmma.wait_group with the f32 registers of the waited-for
   /// accumulators passing through it (their readers then follow it).
   void lowerWgmmaWait(OpBuilder &builder, WgmmaWaitOp wait) {
-    Location loc = wait.getLoc();
-    SmallVector<std::pair<const FragmentRegisters *, int64_t>> tied;
-    SmallVector<Value> values;
-    for (Value fragment : wait.getFragments()) {
-      const FragmentRegisters &c = registers[fragment];
-      if (!cast<MemRefType>(fragment.getType()).getElementType().isF32())
-        continue;
-      for (int64_t reg = 0; reg < c.layout.getRegisters(); ++reg) {
-        tied.emplace_back(&c, reg);
-        values.push_back(memref::LoadOp::create(builder, loc, c.buffer,
-                                                c.indices(builder, loc, reg)));
-      }
+    // The CPU runtime models the wait (its race check retires the groups);
+    // the registers are plain memory there.
+    if (chip == kCPUChip) {
+      NVVM::WgmmaWaitGroupSyncOp::create(builder, wait.getLoc(),
+                                         wait.getPending());
+      return;
     }
-    SmallVector<Value> waited =
-        buildWgmmaWaitTied(builder, loc, wait.getPending(), values);
-    for (auto [where, value] : llvm::zip(tied, waited))
-      memref::StoreOp::create(builder, loc, value, where.first->buffer,
-                              where.first->indices(builder, loc, where.second));
+    SmallVector<const FragmentRegisters *> accumulators;
+    for (Value fragment : wait.getFragments())
+      accumulators.push_back(&registers[fragment]);
+    buildWgmmaWaitForRegisters(builder, wait.getLoc(), wait.getPending(),
+                               accumulators);
   }
 
   LogicalResult lowerGemm(OpBuilder &builder, GemmOp gemm) {

@@ -74,12 +74,14 @@ LogicalResult lowerGemmToWgmma(OpBuilder &builder, GemmOp gemm,
                                const FragmentRegisters &c,
                                const FragmentRegisters *a, Value thread);
 
-/// wgmma.wait_group `pending` as inline PTX through which `values` (f32
-/// accumulator registers) pass, tied: returns them as the wait's results,
-/// so that their readers depend on the wait and LLVM cannot move them
-/// above it. With no values, the plain wait.
-SmallVector<Value> buildWgmmaWaitTied(OpBuilder &b, Location loc,
-                                      int64_t pending, ArrayRef<Value> values);
+/// wgmma.wait_group `pending` with the f32 registers of `accumulators`
+/// passing through it, tied (loaded from and stored back to their
+/// buffers): their readers then depend on the wait, and LLVM cannot move
+/// them above it. After a loop that leaves MMAs in flight, and
+/// `tile.wgmma_wait`.
+void buildWgmmaWaitForRegisters(
+    OpBuilder &b, Location loc, int64_t pending,
+    ArrayRef<const FragmentRegisters *> accumulators);
 
 /// Lowers `gemm` to per-thread FMAs over K for the elements of C the thread
 /// holds (any layout, any chip, the CPU target). A fragment A operand (`a`)
