@@ -17,6 +17,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
@@ -125,14 +126,21 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
   gpuPm.addPass(memref::createExpandStridedMetadataPass());
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createConvertVectorToSCFPass());
-  gpuPm.addPass(createSCFToControlFlowPass());
+  SCFToControlFlowPassOptions toCF;
+  toCF.allowPatternRollback = false;
+  gpuPm.addPass(createSCFToControlFlowPass(toCF));
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
+  toNVVM.allowPatternRollback = false;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   gpuPm.addPass(createConvertNVVMToLLVMPass());
-  gpuPm.addPass(createCanonicalizerPass());
+  GreedyRewriteConfig llvmCanonicalize;
+  llvmCanonicalize.setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Disabled);
+  gpuPm.addPass(createCanonicalizerPass(llvmCanonicalize));
   gpuPm.addPass(createCSEPass());
+  gpuPm.addPass(createTileLLVMArrayAllocas());
   pm.addPass(createReconcileUnrealizedCastsPass());
 
   TileSerializeToPTXOptions serialize;

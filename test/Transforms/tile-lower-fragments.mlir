@@ -242,14 +242,26 @@ tile.kernel @f16_to_bf16(%A: memref<8x32xf16>, %B: memref<8x32xbf16>) grid [1] t
 // columns of every 8: the four lanes of a quad exchange their runs of four
 // 8-column tiles (xor shuffles of the f16 pairs as i32, lane bits 1 then
 // 2), so each writes 8 consecutive columns (16 bytes) of its row, at
-// column 8 * (lane mod 4), once per row half.
+// column 8 * (lane mod 4), once per row half. Each pair of f32 registers
+// converts to f16 as one vector (one cvt.rn.f16x2.f32), with no per-thread
+// buffer of f16 registers, and each run of 8 is one vector store into the
+// buffer the copy out reads.
 // CHECK: #[[COLMAP:.+]] = affine_map<()[s0] -> (s0 * 8 - (s0 floordiv 4) * 32)>
 // CHECK-LABEL: tile.kernel @copy_out_exchanged
 // CHECK: %[[TX:.+]] = tile.thread_id x
+// CHECK-NOT: tile.alloc_local : memref<{{.*}}xf16>
 // CHECK: %[[WIDE:.+]] = tile.alloc_local : memref<2x8xf16>
+// CHECK-NOT: tile.alloc_local : memref<{{.*}}xf16>
+// CHECK: %[[PAIR:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf32>
+// CHECK-NEXT: %[[HALVES:.+]] = arith.truncf %[[PAIR]] : vector<2xf32> to vector<2xf16>
+// CHECK-NEXT: vector.bitcast %[[HALVES]] : vector<2xf16> to vector<1xi32>
 // CHECK-COUNT-2: gpu.shuffle  xor %{{.+}}, %c1_i32, %c32_i32 : i32
 // CHECK-COUNT-2: gpu.shuffle  xor %{{.+}}, %c2_i32, %c32_i32 : i32
 // CHECK-NOT: gpu.shuffle
+// CHECK: %[[WORDS:.+]] = vector.from_elements %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : vector<4xi32>
+// CHECK-NEXT: %[[VEC:.+]] = vector.bitcast %[[WORDS]] : vector<4xi32> to vector<8xf16>
+// CHECK-NEXT: vector.store %[[VEC]], %[[WIDE]][%c0, %c0] : memref<2x8xf16>, vector<8xf16>
+// CHECK-NOT: memref.store
 // CHECK: %[[ROW:.+]] = affine.apply #{{.+}}()[%[[TX]]]
 // CHECK-NEXT: %[[COL:.+]] = affine.apply #[[COLMAP]]()[%[[TX]]]
 // CHECK: tile.copy %[[WIDE]][%c0, %c0] to %{{.+}}[%[[ROW]], %[[COL]]] shape [1, 8] : memref<2x8xf16> to memref<?x?xf16>

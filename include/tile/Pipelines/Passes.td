@@ -34,6 +34,22 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileLLVMArrayAllocas : Pass<"tile-llvm-array-allocas"> {
+  let summary = "Give each llvm.alloca of N > 1 elements the type [N x T]";
+  let description = [{
+    memref-to-llvm allocates a static memref as a count of elements
+    (`llvm.alloca %c128 x f32`), an array allocation in LLVM IR, which
+    LLVM's SROA leaves alone. The first InstCombine of the O3 pipeline
+    rewrites it to `alloca [128 x float]`, so the registers of a fragment or
+    a `tile.alloc_local` buffer were promoted only by the second SROA, after
+    the loop passes, and every pass before it ran over their loads, stores
+    and address computations. This pass makes each such alloca one element
+    of an array type (`llvm.alloca %c1 x !llvm.array<128 x f32>`), which the
+    first SROA promotes. The pointer is opaque, so its users are unchanged.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TileWritePTX : Pass<"tile-write-ptx", "::mlir::ModuleOp"> {
   let summary = "Write the PTX of every gpu.binary to a file";
   let description = [{

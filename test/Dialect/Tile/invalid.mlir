@@ -1279,6 +1279,15 @@ tile.kernel @layout_too_large() grid [1] threads [32] {
 
 // -----
 
+// Threads x registers beyond what a block holds: rejected before the
+// layout is enumerated.
+tile.kernel @layout_too_many_pairs() grid [1] threads [32] {
+  // expected-error @+1 {{a fragment layout of 1024 threads x 2048 registers is too large (at most 1048576 pairs)}}
+  %f = tile.alloc_fragment {layout = #tile.layout<shape = [4], threads = 1024, registers = 2048, map = (d0, d1) -> (0)>} : memref<4xf32, #tile.fragment>
+}
+
+// -----
+
 tile.kernel @for_each_owned_not_fragment() grid [1] threads [32] {
   %s = tile.alloc_shared : memref<32xf32, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.for_each_owned' op iterates over a fragment ('#tile.fragment' memory space), got 'memref<32xf32, #gpu.address_space<workgroup>>'}}

@@ -53,9 +53,12 @@ static int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> dims) {
 
 namespace {
 /// A layout's map compiled once into postfix programs, one per coordinate,
-/// for the queries that evaluate it at every (thread, register): walking
-/// the uniqued AffineExpr tree there took a fifth of the attention
-/// kernels' compile time.
+/// for the queries that enumerate every (thread, register). Walking the
+/// uniqued AffineExpr tree per element took a fifth of the attention
+/// kernels' compile time; running the programs per element still took most
+/// of tile-lower-fragments' (a 128 x 256 accumulator is 32k elements,
+/// enumerated by several queries). `table` runs each program once over the
+/// vectors of all thread and register indices instead.
 class LayoutEvaluator {
 public:
   explicit LayoutEvaluator(AffineMap map) {
@@ -65,16 +68,66 @@ public:
     }
   }
 
-  /// Writes the coordinates of (thread, reg) to `coordinates`.
-  void evaluate(int64_t thread, int64_t reg,
-                MutableArrayRef<int64_t> coordinates) const {
-    for (auto [program, coordinate] : llvm::zip(programs, coordinates))
-      coordinate = run(program, thread, reg);
-  }
-  SmallVector<int64_t> operator()(int64_t thread, int64_t reg) const {
-    SmallVector<int64_t> coordinates(programs.size());
-    evaluate(thread, reg, coordinates);
-    return coordinates;
+  /// The coordinates of every (thread, register) of a layout of `threads`
+  /// x `registers`: those of (t, r) at [(t * registers + r) * rank, + rank).
+  std::vector<int64_t> table(int64_t threads, int64_t registers) const {
+    int64_t count = threads * registers;
+    int64_t rank = programs.size();
+    std::vector<int64_t> result(count * rank);
+    // A stack entry is a scalar (a constant) or one value per element.
+    struct Entry {
+      bool scalar = true;
+      int64_t value = 0;
+      std::vector<int64_t> values;
+    };
+    SmallVector<Entry> stack;
+    for (auto [dim, program] : llvm::enumerate(programs)) {
+      size_t depth = 0;
+      auto push = [&]() -> Entry & {
+        if (stack.size() <= depth)
+          stack.emplace_back();
+        return stack[depth++];
+      };
+      for (const Step &step : program) {
+        if (step.kind == Kind::Constant) {
+          Entry &entry = push();
+          entry.scalar = true;
+          entry.value = step.value;
+          continue;
+        }
+        if (step.kind == Kind::Thread || step.kind == Kind::Register) {
+          Entry &entry = push();
+          entry.scalar = false;
+          entry.values.resize(count);
+          for (int64_t t = 0, i = 0; t < threads; ++t)
+            for (int64_t r = 0; r < registers; ++r, ++i)
+              entry.values[i] = step.kind == Kind::Thread ? t : r;
+          continue;
+        }
+        Entry &rhs = stack[--depth];
+        Entry &lhs = stack[depth - 1];
+        if (lhs.scalar && rhs.scalar) {
+          lhs.value = apply(step.kind, lhs.value, rhs.value);
+          continue;
+        }
+        if (lhs.scalar) {
+          lhs.scalar = false;
+          lhs.values.assign(count, lhs.value);
+        }
+        if (rhs.scalar) {
+          int64_t value = rhs.value;
+          for (int64_t &element : lhs.values)
+            element = apply(step.kind, element, value);
+        } else {
+          for (int64_t i = 0; i < count; ++i)
+            lhs.values[i] = apply(step.kind, lhs.values[i], rhs.values[i]);
+        }
+      }
+      const Entry &top = stack.front();
+      for (int64_t i = 0; i < count; ++i)
+        result[i * rank + dim] = top.scalar ? top.value : top.values[i];
+    }
+    return result;
   }
 
 private:
@@ -85,6 +138,24 @@ private:
     int64_t value = 0;
   };
   using Program = SmallVector<Step, 16>;
+
+  static int64_t apply(Kind kind, int64_t lhs, int64_t rhs) {
+    IntegerDomain domain;
+    switch (kind) {
+    case Kind::Add:
+      return domain.add(lhs, rhs);
+    case Kind::Mul:
+      return domain.mul(lhs, rhs);
+    case Kind::FloorDiv:
+      return domain.floorDiv(lhs, rhs);
+    case Kind::CeilDiv:
+      return domain.ceilDiv(lhs, rhs);
+    case Kind::Mod:
+      return domain.mod(lhs, rhs);
+    default:
+      llvm_unreachable("not a binary step");
+    }
+  }
 
   static void compile(AffineExpr expr, Program &program) {
     switch (expr.getKind()) {
@@ -125,49 +196,26 @@ private:
     }
   }
 
-  static int64_t run(const Program &program, int64_t thread, int64_t reg) {
-    SmallVector<int64_t, 16> stack;
-    IntegerDomain domain;
-    for (const Step &step : program) {
-      switch (step.kind) {
-      case Kind::Constant:
-        stack.push_back(step.value);
-        continue;
-      case Kind::Thread:
-        stack.push_back(thread);
-        continue;
-      case Kind::Register:
-        stack.push_back(reg);
-        continue;
-      default:
-        break;
-      }
-      int64_t rhs = stack.pop_back_val();
-      int64_t &lhs = stack.back();
-      switch (step.kind) {
-      case Kind::Add:
-        lhs = domain.add(lhs, rhs);
-        break;
-      case Kind::Mul:
-        lhs = domain.mul(lhs, rhs);
-        break;
-      case Kind::FloorDiv:
-        lhs = domain.floorDiv(lhs, rhs);
-        break;
-      case Kind::CeilDiv:
-        lhs = domain.ceilDiv(lhs, rhs);
-        break;
-      case Kind::Mod:
-        lhs = domain.mod(lhs, rhs);
-        break;
-      default:
-        llvm_unreachable("operands are handled above");
-      }
-    }
-    return stack.back();
+  SmallVector<Program, 4> programs;
+};
+
+/// The coordinates of every (thread, register) of `layout`, evaluated once.
+struct CoordinateTable {
+  explicit CoordinateTable(LayoutAttr layout)
+      : registers(layout.getRegisters()), rank(layout.getShape().size()),
+        values(LayoutEvaluator(layout.getMap())
+                   .table(layout.getThreads(), layout.getRegisters())) {}
+  CoordinateTable(AffineMap map, int64_t threads, int64_t registers)
+      : registers(registers), rank(map.getNumResults()),
+        values(LayoutEvaluator(map).table(threads, registers)) {}
+
+  ArrayRef<int64_t> operator()(int64_t thread, int64_t reg) const {
+    return ArrayRef<int64_t>(values).slice((thread * registers + reg) * rank,
+                                           rank);
   }
 
-  SmallVector<Program, 4> programs;
+  int64_t registers, rank;
+  std::vector<int64_t> values;
 };
 } // namespace
 
@@ -226,6 +274,10 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a fragment layout's threads and registers are at "
                           "most "
                        << kMaxFragmentElements;
+  if (threads * registers > kMaxFragmentElements)
+    return emitError() << "a fragment layout of " << threads << " threads x "
+                       << registers << " registers is too large (at most "
+                       << kMaxFragmentElements << " pairs)";
   if (elements > kMaxFragmentElements)
     return emitError() << "a fragment of " << elements
                        << " elements is too large for registers (at most "
@@ -239,11 +291,10 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // held part of its row), which must still hold every element.
   bool replicated = threads * registers > elements;
   std::vector<bool> seen(elements, false);
-  LayoutEvaluator evaluator(map);
-  SmallVector<int64_t> coordinates(shape.size());
+  CoordinateTable coordinatesOf(map, threads, registers);
   for (int64_t thread = 0; thread < threads; ++thread) {
     for (int64_t reg = 0; reg < registers; ++reg) {
-      evaluator.evaluate(thread, reg, coordinates);
+      ArrayRef<int64_t> coordinates = coordinatesOf(thread, reg);
       int64_t linear = linearize(coordinates, shape);
       if (linear < 0 || (seen[linear] && !replicated)) {
         InFlightDiagnostic diag = emitError();
@@ -404,13 +455,10 @@ LayoutAttr tile::getReducedLayout(LayoutAttr layout, int64_t dim) {
 static SmallVector<int64_t> getHeldElements(LayoutAttr layout) {
   SmallVector<int64_t> held;
   held.reserve(layout.getThreads() * layout.getRegisters());
-  LayoutEvaluator evaluator(layout.getMap());
-  SmallVector<int64_t> coordinates(layout.getShape().size());
+  CoordinateTable coordinatesOf(layout);
   for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
-    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
-      evaluator.evaluate(thread, reg, coordinates);
-      held.push_back(linearize(coordinates, layout.getShape()));
-    }
+    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg)
+      held.push_back(linearize(coordinatesOf(thread, reg), layout.getShape()));
   return held;
 }
 
@@ -516,12 +564,11 @@ std::optional<int64_t> tile::getReplicatedThreadBits(LayoutAttr layout) {
 
 SmallVector<ElementOwner> tile::getElementOwners(LayoutAttr layout) {
   SmallVector<ElementOwner> owners(layout.getNumElements());
-  LayoutEvaluator evaluator(layout.getMap());
-  SmallVector<int64_t> coordinates(layout.getShape().size());
+  CoordinateTable coordinatesOf(layout);
   for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
     for (int64_t reg = 0; reg < layout.getRegisters(); ++reg) {
-      evaluator.evaluate(thread, reg, coordinates);
-      int64_t linear = linearize(coordinates, layout.getShape());
+      int64_t linear =
+          linearize(coordinatesOf(thread, reg), layout.getShape());
       if (linear >= 0 && owners[linear].thread < 0)
         owners[linear] = {thread, reg};
     }
@@ -530,7 +577,7 @@ SmallVector<ElementOwner> tile::getElementOwners(LayoutAttr layout) {
 
 int64_t tile::getContiguousRun(LayoutAttr layout, int64_t maxRun) {
   int64_t registers = layout.getRegisters();
-  LayoutEvaluator coordinatesOf(layout.getMap());
+  CoordinateTable coordinatesOf(layout);
   for (int64_t run = llvm::PowerOf2Ceil(maxRun); run > 1; run /= 2) {
     if (run > maxRun || registers % run != 0)
       continue;
@@ -538,16 +585,15 @@ int64_t tile::getContiguousRun(LayoutAttr layout, int64_t maxRun) {
     for (int64_t thread = 0; contiguous && thread < layout.getThreads();
          ++thread) {
       for (int64_t start = 0; contiguous && start < registers; start += run) {
-        SmallVector<int64_t> first = coordinatesOf(thread, start);
+        ArrayRef<int64_t> first = coordinatesOf(thread, start);
         if (first.back() % run != 0) {
           contiguous = false;
           break;
         }
         for (int64_t k = 1; k < run; ++k) {
-          SmallVector<int64_t> next = coordinatesOf(thread, start + k);
-          SmallVector<int64_t> expected = first;
-          expected.back() += k;
-          if (next != expected) {
+          ArrayRef<int64_t> next = coordinatesOf(thread, start + k);
+          if (next.drop_back() != first.drop_back() ||
+              next.back() != first.back() + k) {
             contiguous = false;
             break;
           }
@@ -574,14 +620,7 @@ std::optional<LaneExchange> tile::getLaneExchange(LayoutAttr layout,
   if (runs % lanes != 0)
     return std::nullopt;
   // The coordinates of every (thread, register), enumerated once.
-  std::vector<SmallVector<int64_t>> coordinates(threads * registers);
-  LayoutEvaluator coordinatesOf(layout.getMap());
-  for (int64_t t = 0; t < threads; ++t)
-    for (int64_t r = 0; r < registers; ++r)
-      coordinates[t * registers + r] = coordinatesOf(t, r);
-  auto at = [&](int64_t t, int64_t r) -> ArrayRef<int64_t> {
-    return coordinates[t * registers + r];
-  };
+  CoordinateTable at(layout);
   // `b` is `a` moved by `offset` along the innermost dimension.
   auto isAfter = [](ArrayRef<int64_t> a, ArrayRef<int64_t> b, int64_t offset) {
     return a.drop_back() == b.drop_back() && b.back() == a.back() + offset;

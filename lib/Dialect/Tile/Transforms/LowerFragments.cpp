@@ -105,20 +105,27 @@ static SmallVector<int64_t> getRegisterShape(LayoutAttr layout, int64_t run) {
   return shape;
 }
 
-/// Converts `value` to the float type `type` (extension or truncation).
+/// Converts `value` (a float or a vector of floats) to elements of the
+/// float type `type` (extension or truncation).
 static Value convertFloat(OpBuilder &builder, Location loc, Value value,
                           Type type) {
-  Type from = value.getType();
+  Type from = getElementTypeOrSelf(value.getType());
   if (from == type)
     return value;
+  auto withElement = [&](Type element) -> Type {
+    if (auto vector = dyn_cast<VectorType>(value.getType()))
+      return vector.clone(element);
+    return element;
+  };
   // Two formats of one width (f16 and bf16) convert through f32.
   if (from.getIntOrFloatBitWidth() == type.getIntOrFloatBitWidth())
     return arith::TruncFOp::create(
-        builder, loc, type,
-        arith::ExtFOp::create(builder, loc, builder.getF32Type(), value));
+        builder, loc, withElement(type),
+        arith::ExtFOp::create(builder, loc, withElement(builder.getF32Type()),
+                              value));
   if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
-    return arith::ExtFOp::create(builder, loc, type, value);
-  return arith::TruncFOp::create(builder, loc, type, value);
+    return arith::ExtFOp::create(builder, loc, withElement(type), value);
+  return arith::TruncFOp::create(builder, loc, withElement(type), value);
 }
 
 namespace {
@@ -448,20 +455,23 @@ private:
     return getKnownAccessAlignment(memory, divisors) >= kMaxVectorBytes;
   }
 
-  /// Copies the registers of `fragment` (in `registers`, of the memory's
-  /// element type) out to `memory` at `offsets` in wider runs: the lanes of
-  /// each group exchange their runs (`exchange`, xor shuffles of 32-bit
-  /// words, a butterfly of log2(lanes) steps), so that each thread then
-  /// writes `lanes * run` consecutive elements, one 16-byte store where it
-  /// wrote `lanes` 4-byte ones (the MMA accumulators' pairs of columns).
+  /// Copies the registers of `fragment` out to `memory` (of elements
+  /// `element`) at `offsets` in wider runs: the lanes of each group exchange
+  /// their runs (`exchange`, xor shuffles of 32-bit words, a butterfly of
+  /// log2(lanes) steps), so that each thread then writes `lanes * run`
+  /// consecutive elements, one 16-byte store where it wrote `lanes` 4-byte
+  /// ones (the MMA accumulators' pairs of columns). The registers convert
+  /// to `element` a word at a time (two f32 to one f16 pair: one
+  /// cvt.rn.f16x2.f32), and each wider run is one vector: the copy out was
+  /// half of a wgmma GEMM's IR when it went element by element through
+  /// per-thread buffers.
   void copyOutExchanged(OpBuilder &builder, Location loc,
                         const FragmentRegisters &fragment,
-                        const LaneExchange &exchange, Value registers,
+                        const LaneExchange &exchange, Type element,
                         Value memory, ValueRange offsets) {
     MLIRContext *context = builder.getContext();
-    auto type = cast<MemRefType>(registers.getType());
-    Type element = type.getElementType();
-    int64_t rank = type.getRank();
+    Value registers = fragment.buffer;
+    int64_t rank = fragment.layout.getShape().size();
     int64_t run = fragment.run;
     int64_t lanes = exchange.lanes;
     int64_t wider = lanes * run;
@@ -471,18 +481,21 @@ private:
       return arith::ConstantIndexOp::create(builder, loc, value);
     };
     auto i32 = builder.getI32Type();
-    auto wordVector = VectorType::get({perWord}, element);
-    // Word w of the run starting at register `reg`, as an i32.
+    Type registerElement =
+        cast<MemRefType>(registers.getType()).getElementType();
+    // Word w of the run starting at register `reg`, converted to `element`,
+    // as an i32.
     auto loadWord = [&](int64_t reg, int64_t w) -> Value {
       SmallVector<Value> elements;
       for (int64_t e = 0; e < perWord; ++e)
         elements.push_back(memref::LoadOp::create(
             builder, loc, registers,
             fragment.indices(builder, loc, reg + w * perWord + e)));
-      Value packed =
-          vector::FromElementsOp::create(builder, loc, wordVector, elements);
+      Value packed = vector::FromElementsOp::create(
+          builder, loc, VectorType::get({perWord}, registerElement), elements);
       Value cast = vector::BitCastOp::create(
-          builder, loc, VectorType::get({1}, i32), packed);
+          builder, loc, VectorType::get({1}, i32),
+          convertFloat(builder, loc, packed, element));
       return vector::ExtractOp::create(builder, loc, cast, ArrayRef<int64_t>{0});
     };
 
@@ -541,25 +554,21 @@ private:
           }
         }
       }
-      // Lane i's words, in lane order, are the wider run.
+      // Lane i's words, in lane order, are the wider run: one vector.
       SmallVector<Value> rowIndices(rank, constant(0));
       rowIndices.front() = constant(index);
+      SmallVector<Value> runWords;
       for (int64_t i = 0; i < lanes; ++i)
-        for (int64_t w = 0; w < words; ++w) {
-          Value word = vector::BroadcastOp::create(
-              builder, loc, VectorType::get({1}, i32), held[i][w]);
-          Value elements =
-              vector::BitCastOp::create(builder, loc, wordVector, word);
-          for (int64_t e = 0; e < perWord; ++e) {
-            SmallVector<Value> indices = rowIndices;
-            indices.back() = constant(i * run + w * perWord + e);
-            memref::StoreOp::create(
-                builder, loc,
-                vector::ExtractOp::create(builder, loc, elements,
-                                          ArrayRef<int64_t>{e}),
-                exchanged, indices);
-          }
-        }
+        llvm::append_range(runWords, held[i]);
+      Value wordsVector = vector::FromElementsOp::create(
+          builder, loc,
+          VectorType::get({static_cast<int64_t>(runWords.size())}, i32),
+          runWords);
+      vector::StoreOp::create(
+          builder, loc,
+          vector::BitCastOp::create(
+              builder, loc, VectorType::get({wider}, element), wordsVector),
+          exchanged, rowIndices);
       // It starts where the thread's run group[0] starts, q * (spacing -
       // run) further along the innermost dimension.
       AffineMap map = fragment.layout.getMap().replace(
@@ -613,15 +622,6 @@ private:
     Type fragmentElement = fromFragment ? sourceElement : targetElement;
     Type memoryElement = fromFragment ? targetElement : sourceElement;
 
-    // Converted on the register side, through a scratch buffer of the
-    // memory's element type.
-    Value registersBuffer = fragment.buffer;
-    if (fragmentElement != memoryElement) {
-      registersBuffer = createScratch(fragment, memoryElement);
-      if (fromFragment)
-        convertRegisters(builder, loc, fragment, fragment.buffer,
-                         registersBuffer);
-    }
     int64_t run = fragment.run;
     // A replicated fragment is written out by one of the threads that hold
     // each element: those whose replicated thread bits are zero.
@@ -657,10 +657,19 @@ private:
                 fragment.layout, run, kMaxVectorBytes / bytes);
             exchange && isExchangedCopyAligned(fragment, *exchange, memory,
                                                offsets)) {
-          copyOutExchanged(builder, loc, fragment, *exchange, registersBuffer,
+          copyOutExchanged(builder, loc, fragment, *exchange, memoryElement,
                            memory, offsets);
           return success();
         }
+    }
+    // Otherwise converted on the register side, through a scratch buffer of
+    // the memory's element type.
+    Value registersBuffer = fragment.buffer;
+    if (fragmentElement != memoryElement) {
+      registersBuffer = createScratch(fragment, memoryElement);
+      if (fromFragment)
+        convertRegisters(builder, loc, fragment, fragment.buffer,
+                         registersBuffer);
     }
     for (int64_t reg : fragment.storedRegisters()) {
       if (reg % run != 0)
