@@ -104,7 +104,10 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   // slower on an H200 (docs/Pipeline.md).
   kernelPm.addPass(createTileForwardLocalStores());
   kernelPm.addPass(createTileApplySwizzles());
-  kernelPm.addPass(createCanonicalizerPass());
+  GreedyRewriteConfig kernelCanonicalize;
+  kernelCanonicalize.setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Disabled);
+  kernelPm.addPass(createCanonicalizerPass(kernelCanonicalize));
   kernelPm.addPass(createCSEPass());
 
   pm.addPass(createTileToGPU());
@@ -123,9 +126,8 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
   // Before arith-expand, which would expand maximumf / minimumf.
   gpuPm.addPass(createTileMathToIntrinsics());
   gpuPm.addPass(arith::createArithExpandOpsPass());
-  gpuPm.addPass(memref::createExpandStridedMetadataPass());
+  gpuPm.addPass(createTileExpandViewsAndTransfers());
   gpuPm.addPass(createLowerAffinePass());
-  gpuPm.addPass(createConvertVectorToSCFPass());
   SCFToControlFlowPassOptions toCF;
   toCF.allowPatternRollback = false;
   gpuPm.addPass(createSCFToControlFlowPass(toCF));
