@@ -115,9 +115,7 @@ public:
           lhs.values.assign(count, lhs.value);
         }
         if (rhs.scalar) {
-          int64_t value = rhs.value;
-          for (int64_t &element : lhs.values)
-            element = apply(step.kind, element, value);
+          applyScalar(step.kind, lhs.values, rhs.value);
         } else {
           for (int64_t i = 0; i < count; ++i)
             lhs.values[i] = apply(step.kind, lhs.values[i], rhs.values[i]);
@@ -138,6 +136,43 @@ private:
     int64_t value = 0;
   };
   using Program = SmallVector<Step, 16>;
+
+  /// `values[i] = values[i] <kind> rhs`, one loop per kind (the programs'
+  /// right operands are nearly always constants, mostly powers of two:
+  /// floor division and modulo by them are a shift and a mask).
+  static void applyScalar(Kind kind, MutableArrayRef<int64_t> values,
+                          int64_t rhs) {
+    bool powerOfTwo = rhs > 0 && llvm::isPowerOf2_64(rhs);
+    switch (kind) {
+    case Kind::Add:
+      for (int64_t &value : values)
+        value += rhs;
+      return;
+    case Kind::Mul:
+      for (int64_t &value : values)
+        value *= rhs;
+      return;
+    case Kind::FloorDiv:
+      if (powerOfTwo) {
+        unsigned shift = llvm::Log2_64(rhs);
+        for (int64_t &value : values)
+          value >>= shift; // Arithmetic: the floor, negative values too.
+        return;
+      }
+      break;
+    case Kind::Mod:
+      if (powerOfTwo) {
+        for (int64_t &value : values)
+          value &= rhs - 1; // The floor modulo, in [0, rhs).
+        return;
+      }
+      break;
+    default:
+      break;
+    }
+    for (int64_t &value : values)
+      value = apply(kind, value, rhs);
+  }
 
   static int64_t apply(Kind kind, int64_t lhs, int64_t rhs) {
     IntegerDomain domain;
@@ -450,16 +485,33 @@ LayoutAttr tile::getReducedLayout(LayoutAttr layout, int64_t dim) {
                          AffineMap::get(2, 0, results, context));
 }
 
-/// The row-major linear index of the element each (thread, register)
-/// holds, thread-major.
-static SmallVector<int64_t> getHeldElements(LayoutAttr layout) {
-  SmallVector<int64_t> held;
-  held.reserve(layout.getThreads() * layout.getRegisters());
+std::shared_ptr<const std::vector<int64_t>>
+LayoutQueryCache::getHeldElements(LayoutAttr layout) {
+  {
+    llvm::sys::SmartScopedLock<true> lock(mutex);
+    auto it = held.find(layout);
+    if (it != held.end())
+      return it->second;
+  }
+  // Computed outside the lock; two threads asking at once both compute it.
+  auto elements = std::make_shared<std::vector<int64_t>>();
+  elements->reserve(layout.getThreads() * layout.getRegisters());
   CoordinateTable coordinatesOf(layout);
   for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
     for (int64_t reg = 0; reg < layout.getRegisters(); ++reg)
-      held.push_back(linearize(coordinatesOf(thread, reg), layout.getShape()));
-  return held;
+      elements->push_back(
+          linearize(coordinatesOf(thread, reg), layout.getShape()));
+  llvm::sys::SmartScopedLock<true> lock(mutex);
+  return held.try_emplace(layout, std::move(elements)).first->second;
+}
+
+/// The row-major linear index of the element each (thread, register)
+/// holds, thread-major, from the context's memo.
+static std::shared_ptr<const std::vector<int64_t>>
+getHeldElements(LayoutAttr layout) {
+  return cast<TileDialect>(layout.getDialect())
+      .getLayoutQueryCache()
+      .getHeldElements(layout);
 }
 
 std::optional<SmallVector<int64_t>> tile::mapRegisters(LayoutAttr from,
@@ -470,7 +522,9 @@ std::optional<SmallVector<int64_t>> tile::mapRegisters(LayoutAttr from,
   // A register's column of elements over all threads identifies what it
   // holds.
   auto columns = [&](LayoutAttr layout) {
-    SmallVector<int64_t> held = getHeldElements(layout);
+    std::shared_ptr<const std::vector<int64_t>> heldElements =
+        getHeldElements(layout);
+    ArrayRef<int64_t> held = *heldElements;
     int64_t registers = layout.getRegisters();
     std::vector<std::vector<int64_t>> result(registers);
     for (int64_t reg = 0; reg < registers; ++reg)
@@ -505,7 +559,9 @@ RegisterSlots tile::getRegisterSlots(LayoutAttr layout) {
     }
     return slots;
   }
-  SmallVector<int64_t> held = getHeldElements(layout);
+  std::shared_ptr<const std::vector<int64_t>> heldElements =
+      getHeldElements(layout);
+  ArrayRef<int64_t> held = *heldElements;
   // A register's column of elements over all threads identifies its slot.
   std::map<std::vector<int64_t>, int64_t> slotOfColumn;
   for (int64_t reg = 0; reg < registers; ++reg) {
@@ -526,7 +582,9 @@ std::optional<int64_t> tile::getReplicatedThreadBits(LayoutAttr layout) {
   int64_t threads = layout.getThreads(), registers = layout.getRegisters();
   if (threads * registers == layout.getNumElements())
     return 0;
-  SmallVector<int64_t> held = getHeldElements(layout);
+  std::shared_ptr<const std::vector<int64_t>> heldElements =
+      getHeldElements(layout);
+  ArrayRef<int64_t> held = *heldElements;
   int64_t mask = 0;
   for (int64_t bit = 1; bit < threads; bit <<= 1) {
     bool replicated = true;

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "tile/Dialect/Tile/IR/FragmentLayout.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -23,6 +24,7 @@ using namespace mlir::tile;
 #include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
 
 void TileDialect::initialize() {
+  layoutQueryCache = std::make_unique<LayoutQueryCache>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"

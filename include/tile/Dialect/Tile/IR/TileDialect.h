@@ -8,6 +8,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Dialect.h"
 
+namespace mlir::tile {
+class LayoutQueryCache;
+} // namespace mlir::tile
+
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 
 namespace mlir::tile {

@@ -28,6 +28,17 @@ def Tile_Dialect : Dialect {
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect"
   ];
+  let extraClassDeclaration = [{
+    /// The per-context memo of the layout queries that enumerate a whole
+    /// layout (FragmentLayout.cpp). It lives as long as the context, so its
+    /// keys, uniqued attributes, never dangle.
+    LayoutQueryCache &getLayoutQueryCache() { return *layoutQueryCache; }
+
+  private:
+    std::unique_ptr<LayoutQueryCache> layoutQueryCache;
+
+  public:
+  }];
   // The attributes the dialect's passes put on ops (their own or upstream
   // ones) to carry facts along the pipeline. ODS generates a helper per
   // attribute (TileDialect::AsyncAttrHelper, ...); TileDialect.h names each
