@@ -412,3 +412,36 @@ TEST_F(FragmentLayoutTest, TF32KOrderAvoidsBankConflicts) {
 }
 
 } // namespace
+
+namespace {
+// The queries that enumerate a layout evaluate its map for all (thread,
+// register) at once (floor division and modulo by powers of two as shifts
+// and masks) and memoize the result per context. On a map whose
+// subexpressions go negative and divide by powers of two and by other
+// numbers, the owners they find must be those of the per-element evaluator
+// (LayoutAttr::getCoordinates), asked twice (the second time from the memo).
+TEST_F(FragmentLayoutTest, WholeTableEvaluationMatchesPerElement) {
+  // 8 threads x 6 registers over 6 x 8, written with negative
+  // intermediates: (t - 8) floordiv 2 + 4 is t floordiv 2, (r - 6) mod 3 is
+  // r mod 3, (r + 1) ceildiv 3 - 1 is r floordiv 3.
+  auto layout = dyn_cast_or_null<LayoutAttr>(parseAttribute(
+      "#tile.layout<shape = [6, 8], threads = 8, registers = 6, map = "
+      "(t, r) -> (((r + 1) ceildiv 3 - 1) * 3 + (r - 6) mod 3,"
+      " ((t - 8) floordiv 2 + 4) * 2 + (t - 8) mod 2)>",
+      &context));
+  ASSERT_TRUE(layout);
+  for (int round = 0; round < 2; ++round) {
+    SmallVector<ElementOwner> owners = getElementOwners(layout);
+    ASSERT_EQ(owners.size(), 48u);
+    for (int64_t t = 0; t < 8; ++t)
+      for (int64_t r = 0; r < 6; ++r) {
+        SmallVector<int64_t> c = layout.getCoordinates(t, r);
+        const ElementOwner &owner = owners[c[0] * 8 + c[1]];
+        EXPECT_EQ(owner.thread, t);
+        EXPECT_EQ(owner.registerIndex, r);
+      }
+    EXPECT_TRUE(isSameDistribution(layout, layout));
+  }
+  expectBijection(layout);
+}
+} // namespace
