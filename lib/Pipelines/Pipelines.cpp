@@ -148,6 +148,7 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
   TileSerializeToPTXOptions serialize;
   serialize.toolkitPath = findCudaPath(options);
   serialize.strengthReduction = options.strengthReduction;
+  serialize.llvmPasses = options.llvmPasses;
   pm.addPass(createTileSerializeToPTX(serialize));
   if (!options.ptxOutput.empty()) {
     TileWritePTXOptions write;

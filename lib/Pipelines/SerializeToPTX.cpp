@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PTXSerializer.h"
+
 #include "tile/Conversion/Passes.h"
 #include "tile/Pipelines/Passes.h"
 
@@ -63,10 +65,12 @@ static SkipStrengthReduction skipStrengthReduction;
 /// The objects of one module, one per target.
 using Objects = SmallVector<Attribute>;
 
-/// Serializes `module` for each of its targets; nullopt after an error
-/// (reported on the module).
+/// Serializes `module` for each of its targets, NVVM ones through
+/// PTXSerializer with `llvmPasses`; nullopt after an error (reported on the
+/// module).
 static std::optional<Objects>
-serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options) {
+serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options,
+                StringRef llvmPasses) {
   ArrayAttr targets = module.getTargetsAttr();
   if (!targets || targets.empty()) {
     module.emitError("the gpu.module has no target attribute: run "
@@ -76,8 +80,11 @@ serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options) {
   Objects objects;
   for (Attribute attr : targets) {
     auto target = cast<gpu::TargetAttrInterface>(attr);
-    std::optional<SmallVector<char, 0>> serialized =
-        target.serializeToObject(module, options);
+    std::optional<SmallVector<char, 0>> serialized;
+    if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
+      serialized = tile::serializeToPTX(module, nvvm, options, llvmPasses);
+    else
+      serialized = target.serializeToObject(module, options);
     if (!serialized) {
       module.emitError("compiling the gpu.module for ") << attr << " failed";
       return std::nullopt;
@@ -190,12 +197,14 @@ struct TileSerializeToPTX
       sawError |= diagnostic.getSeverity() == DiagnosticSeverity::Error;
       return failure(); // Not handled here: on to the next handler.
     });
+    StringRef passes = llvmPasses;
     SmallVector<std::optional<Objects>> results(gpuModules.size());
     {
       ParallelDiagnosticHandler diagnostics(context);
       parallelFor(context, 0, gpuModules.size(), [&](size_t index) {
         diagnostics.setOrderIDForThread(index);
-        results[index] = serializeModule(gpuModules[index], options);
+        results[index] =
+            serializeModule(gpuModules[index], options, passes);
         diagnostics.eraseOrderIDForThread();
       });
     }

@@ -101,6 +101,11 @@ static cl::opt<unsigned> llvmOptLevel(
     "llvm-opt-level", cl::init(3),
     cl::desc("LLVM optimization level of the GPU code (0-3)"),
     cl::cat(category));
+static cl::opt<std::string> llvmPasses(
+    "llvm-passes", cl::init(""),
+    cl::desc("LLVM IR pipeline of the GPU code, in opt's -passes syntax, or "
+             "'lean' (default: --llvm-opt-level's default pipeline)"),
+    cl::cat(category));
 static cl::opt<bool> strengthReduction(
     "strength-reduction", cl::init(false),
     cl::desc("Run the NVPTX backend's straight-line strength reduction "
@@ -400,6 +405,7 @@ compileForTarget(ModuleOp module, mlir::tile::KernelOp kernel) {
       options.tma = tma;
       options.optLevel = llvmOptLevel;
       options.strengthReduction = strengthReduction;
+      options.llvmPasses = llvmPasses;
       return GPUTarget::compile(module, options, std::move(*device));
     }
     if (target == TargetChoice::GPU || bench)

@@ -20,6 +20,12 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
     the sum. Each module needs a target attribute (`nvvm-attach-target`);
     the binaries keep the modules' names and order.
 
+    The LLVM IR pipeline is the target's O level's default, as upstream's
+    serialization runs it, unless `llvm-passes` gives one (LLVM's `opt
+    -passes=` syntax, or `lean`: one round of function simplification,
+    lib/Pipelines/PTXSerializer.cpp). libdevice is linked only into modules
+    that call a function they do not define.
+
     The NVPTX backend's straight-line strength reduction is skipped unless
     `strength-reduction` is set: its time grows with the square of a basic
     block's length, which made it most of the compile time of unrolled
@@ -30,7 +36,10 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
            "CUDA toolkit whose libdevice is linked when needed">,
     Option<"strengthReduction", "strength-reduction", "bool", "false",
            "Run the NVPTX backend's straight-line strength reduction (off: "
-           "quadratic in a block's length, and ptxas does the same)">
+           "quadratic in a block's length, and ptxas does the same)">,
+    Option<"llvmPasses", "llvm-passes", "std::string", "\"\"",
+           "LLVM IR pipeline, in opt's -passes syntax, or 'lean' (empty: "
+           "the O level's default pipeline)">
   ];
 }
 

@@ -25,6 +25,11 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level (0-3)"),
                             llvm::cl::init(3)};
+  Option<std::string> llvmPasses{
+      *this, "llvm-passes",
+      llvm::cl::desc("LLVM IR pipeline, in opt's -passes syntax, or 'lean' "
+                     "(empty: the opt-level's default pipeline)"),
+      llvm::cl::init("")};
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked when math "
