@@ -126,12 +126,20 @@ tile.kernel @gemm_f16_ws(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<
 // PTX-NOT: bar.sync
 // PTX: setmaxnreg.dec.sync.aligned.u32 168;
 // PTX: bar.sync
-// The copy out: the lanes of each quad exchange their pairs of columns
-// (xor shuffles), then each stores 8 consecutive f16 (16 bytes).
-// PTX: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
-// PTX: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
-// PTX: st.global.v4.b32
-// PTX-NOT: st.global.b32
+// The copy out, the TMA-store epilogue: 64 columns at a time, the warps
+// store their 8x8 blocks of the accumulator into a 128-byte-swizzled
+// shared tile (stmatrix), fence them for the async proxy and meet at named
+// barrier 1 (the consumer role's 256 threads); the first thread stores the
+// tile with TMA, which clips it at the edges of C.
+// PTX: bar.sync 1, 256;
+// PTX: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: fence.proxy.async.shared::cta;
+// PTX: bar.sync 1, 256;
+// PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// PTX: cp.async.bulk.commit_group;
+// PTX-NOT: shfl.sync
+// PTX-NOT: st.global
+// PTX: cp.async.bulk.wait_group.read 0;
 // ptxas honours setmaxnreg and does not serialize the wgmmas.
 // PTXAS-NOT: setmaxnreg{{.*}} ignored
 // PTXAS-NOT: C75{{(15|11|20)}}
@@ -207,12 +215,14 @@ tile.kernel @gemm_bf16_ws(%A: memref<?x?xbf16> {tile.multiple_of = 8}, %B: memre
 // producer takes its own back only after every consumer took theirs (the
 // handoff mbarrier, barrier 8 at +64: without it this kernel hung on the
 // H100). H100, 2026-11-27: 4096^3 in 208.0 us, 661 TFLOP/s with 16-byte
-// stores out (225.3 with 4-byte ones; the GEMM alone 192.5).
+// stores out (225.3 with 4-byte ones; the GEMM alone 192.5), before the
+// TMA-store epilogue, which the copy out in the role uses too.
 // EPILOGUE: setmaxnreg.inc.sync.aligned.u32 232;
 // EPILOGUE-NEXT: mbarrier.arrive.shared.b64 {{.*}}[__mbarrier+64];
 // EPILOGUE: wgmma.wait_group.sync.aligned 0;
 // EPILOGUE: ld.global.b16
-// EPILOGUE: st.global
+// EPILOGUE: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// EPILOGUE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // EPILOGUE: setmaxnreg.dec.sync.aligned.u32 168;
 // EPILOGUE-NOT: ld.global
 // CHECK-LABEL: tile.kernel @gemm_bias_relu_ws

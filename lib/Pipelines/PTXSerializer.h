@@ -23,9 +23,9 @@ extern const char *const kLeanLLVMPasses;
 
 /// Compiles `module` to PTX for `target`. `llvmPasses` is the LLVM IR
 /// pipeline (`opt -passes=` syntax, or `lean` for kLeanLLVMPasses); empty
-/// runs the target's O-level default pipeline, as upstream does. libdevice is linked only when the
-/// module calls a function it does not define. Errors are reported on the
-/// module; nullopt then.
+/// runs the target's O-level default pipeline, as upstream does. libdevice is
+/// linked only when the module calls a function it does not define. Errors are
+/// reported on the module; nullopt then.
 std::optional<SmallVector<char, 0>>
 serializeToPTX(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
                const gpu::TargetOptions &options, StringRef llvmPasses);

@@ -92,6 +92,8 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   TileLowerFragmentsOptions fragments;
   fragments.gemmLowering = options.gemmLowering;
   fragments.chip = options.chip;
+  fragments.tma =
+      options.tma && options.tmaStores && chipHasTma(options.chip);
   kernelPm.addPass(createTileLowerFragments(fragments));
   kernelPm.addPass(createTileLowerTileOps());
   kernelPm.addPass(createTileVectorize());

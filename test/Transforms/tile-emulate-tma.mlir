@@ -49,3 +49,25 @@ tile.kernel @tma_head(%A: memref<?x?x64xf16>, %h: index, %m0: index) grid [1] th
   %As = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
   tile.tma_load %A[%h, %m0, %c0] to %As, %bars[%c0] : memref<?x?x64xf16> to memref<16x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
 }
+
+// A TMA store is its issuing thread's copy of the elements of the shared
+// tile that fall inside the target (TMA clips the box at its edges).
+// CHECK-LABEL: tile.kernel @tma_store
+// CHECK-NOT: tile.tma_store
+// CHECK: scf.for %[[I:.+]] = %c0{{.*}} to %c16{{.*}} step
+// CHECK: scf.for %[[J:.+]] = %c0{{.*}} to %c64{{.*}} step
+// CHECK: %[[R:.+]] = arith.addi %{{.*}}, %[[I]]
+// CHECK: %[[DR:.+]] = memref.dim %[[C:.+]], %c0
+// CHECK: %[[INR:.+]] = arith.cmpi ult, %[[R]], %[[DR]]
+// CHECK: %[[COL:.+]] = arith.addi %{{.*}}, %[[J]]
+// CHECK: %[[DC:.+]] = memref.dim %[[C]], %c1
+// CHECK: %[[INC:.+]] = arith.cmpi ult, %[[COL]], %[[DC]]
+// CHECK: %[[IN:.+]] = arith.andi %[[INR]], %[[INC]]
+// CHECK: scf.if %[[IN]] {
+// CHECK:   %[[V:.+]] = memref.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK:   memref.store %[[V]], %[[C]][%[[R]], %[[COL]]]
+// CHECK-NOT: tile.tma_store
+tile.kernel @tma_store(%C: memref<?x?xf16>, %m0: index, %n0: index) grid [1] threads [32] {
+  %Cs = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
+  tile.tma_store %Cs to %C[%m0, %n0] : memref<16x64xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+}

@@ -97,6 +97,12 @@ static cl::opt<bool> tma(
              "Accelerator where the chip and the copy allow it (--tma=false: "
              "cp.async)"),
     cl::cat(category));
+static cl::opt<bool> tmaStores(
+    "tma-stores", cl::init(true),
+    cl::desc("With --tma: copy MMA accumulators out through shared tiles and "
+             "TMA stores where the layout and the target allow it "
+             "(--tma-stores=false: each thread stores its elements)"),
+    cl::cat(category));
 static cl::opt<unsigned> llvmOptLevel(
     "llvm-opt-level", cl::init(3),
     cl::desc("LLVM optimization level of the GPU code (0-3)"),
@@ -403,6 +409,7 @@ compileForTarget(ModuleOp module, mlir::tile::KernelOp kernel) {
       mlir::tile::TileToPTXOptions options;
       options.chip = chip;
       options.tma = tma;
+      options.tmaStores = tmaStores;
       options.optLevel = llvmOptLevel;
       options.strengthReduction = strengthReduction;
       options.llvmPasses = llvmPasses;

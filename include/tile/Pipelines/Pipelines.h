@@ -49,6 +49,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
                      "Memory Accelerator where the chip has one (sm_90 and "
                      "later) and the copy allows it"),
       llvm::cl::init(true)};
+  Option<bool> tmaStores{
+      *this, "tma-stores",
+      llvm::cl::desc("With tma: copy MMA accumulators out to kernel "
+                     "arguments through shared tiles and TMA stores where "
+                     "the layout and the target allow it"),
+      llvm::cl::init(true)};
   Option<bool> testReleaseEarly{
       *this, "test-release-early",
       llvm::cl::desc("Testing the race check: warp-specialized consumers "

@@ -424,7 +424,8 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
 /// Returns true for the tile ops this pass converts.
 static bool isThreadLevelTileOp(Operation *op) {
   return isa<ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp, AllocSharedOp,
-             AllocLocalOp, BarrierOp, PrintOp, ReturnOp, YieldOp, TmaLoadOp>(
+             AllocLocalOp, BarrierOp, PrintOp, ReturnOp, YieldOp, TmaLoadOp,
+             TmaStoreOp>(
       op);
 }
 

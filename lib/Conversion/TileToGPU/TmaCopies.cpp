@@ -1,10 +1,12 @@
 //===- TmaCopies.cpp - tile.tma_load to cp.async.bulk.tensor --------------===//
 //
 // The TMA part of tile-to-gpu: each distinct (argument, box, swizzle) of a
-// kernel's tile.tma_load ops becomes a tensor-map parameter of its
-// gpu.func (listed in `tile.tensor_maps` for the launcher, fenced for the
-// tensor-map proxy at entry), and each copy one cp.async.bulk.tensor per
-// box that completes on its mbarrier (docs/KernelABI.md).
+// kernel's tile.tma_load and tile.tma_store ops becomes a tensor-map
+// parameter of its gpu.func (listed in `tile.tensor_maps` for the
+// launcher, fenced for the tensor-map proxy at entry). Each load becomes
+// one cp.async.bulk.tensor per box that completes on its mbarrier, each
+// store one per box and a commit of their bulk async-group
+// (docs/KernelABI.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,14 +26,24 @@ static TensorMap getTensorMap(TmaLoadOp load) {
           static_cast<int64_t>(load.getSwizzle())};
 }
 
+static TensorMap getTensorMap(TmaStoreOp store) {
+  return {cast<BlockArgument>(store.getTarget()).getArgNumber(),
+          store.getBox(), static_cast<int64_t>(store.getSwizzle())};
+}
+
 /// The distinct tensor maps the TMA copies of `kernel` read, in order of
 /// first use.
 SmallVector<TensorMap> tile::collectTensorMaps(KernelOp kernel) {
   SmallVector<TensorMap> maps;
-  kernel.getBody().walk([&](TmaLoadOp load) {
-    TensorMap map = getTensorMap(load);
+  auto add = [&](TensorMap map) {
     if (!llvm::is_contained(maps, map))
       maps.push_back(std::move(map));
+  };
+  kernel.getBody().walk([&](Operation *op) {
+    if (auto load = dyn_cast<TmaLoadOp>(op))
+      add(getTensorMap(load));
+    else if (auto store = dyn_cast<TmaStoreOp>(op))
+      add(getTensorMap(store));
   });
   return maps;
 }
@@ -88,6 +100,42 @@ static void lowerTmaLoad(TmaLoadOp load, Value map) {
   load.erase();
 }
 
+/// Replaces `store` by one cp.async.bulk.tensor per box (per 128-byte panel
+/// of a swizzled source) writing through `map`, and the commit of their
+/// bulk async-group.
+static void lowerTmaStore(TmaStoreOp store, Value map) {
+  OpBuilder builder(store);
+  Location loc = store.getLoc();
+  MemRefType source = store.getSource().getType();
+  SmallVector<int64_t> box = store.getBox();
+  int64_t boxes = source.getShape().back() / box.back();
+  int64_t boxBytes = source.getNumElements() *
+                     getBufferElementBytes(source.getElementType()) / boxes;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      builder, loc, store.getSource());
+  // Coordinates are innermost first.
+  SmallVector<Value> coordinates;
+  for (Value index : llvm::reverse(store.getIndices()))
+    coordinates.push_back(
+        arith::IndexCastOp::create(builder, loc, builder.getI32Type(), index));
+  Value inner = coordinates.front();
+  for (int64_t index = 0; index < boxes; ++index) {
+    Value shift =
+        arith::ConstantIndexOp::create(builder, loc, index * boxBytes);
+    Value panel = buildSharedPointer(
+        builder, loc, arith::AddIOp::create(builder, loc, base, shift));
+    coordinates.front() = arith::AddIOp::create(
+        builder, loc, inner,
+        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
+                                     index * box.back()));
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        builder, loc, map, panel, coordinates, /*l2CacheHint=*/Value(),
+        NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
+  }
+  NVVM::CpAsyncBulkCommitGroupOp::create(builder, loc);
+  store.erase();
+}
+
 /// Appends a tensor-map parameter to `func` per entry of `maps`, records
 /// them in `tile.tensor_maps`, fences each for the tensor-map proxy (the
 /// launcher wrote it with a copy from the host) and lowers the TMA copies.
@@ -114,8 +162,18 @@ void tile::addTensorMaps(gpu::GPUFuncOp func, ArrayRef<TensorMap> maps) {
   }
   func->setAttr(kTensorMapsAttr, builder.getArrayAttr(attrs));
   SmallVector<TmaLoadOp> loads;
-  func.walk([&](TmaLoadOp load) { loads.push_back(load); });
+  SmallVector<TmaStoreOp> stores;
+  func.walk([&](Operation *op) {
+    if (auto load = dyn_cast<TmaLoadOp>(op))
+      loads.push_back(load);
+    else if (auto store = dyn_cast<TmaStoreOp>(op))
+      stores.push_back(store);
+  });
+  auto parameterOf = [&](const TensorMap &map) {
+    return parameters[llvm::find(maps, map) - maps.begin()];
+  };
   for (TmaLoadOp load : loads)
-    lowerTmaLoad(
-        load, parameters[llvm::find(maps, getTensorMap(load)) - maps.begin()]);
+    lowerTmaLoad(load, parameterOf(getTensorMap(load)));
+  for (TmaStoreOp store : stores)
+    lowerTmaStore(store, parameterOf(getTensorMap(store)));
 }

@@ -58,3 +58,33 @@ tile.kernel @tma_head(%X: memref<?x?x128xf16>, %h: index) grid [1] threads [128]
   %Xs = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x128xf16, #gpu.address_space<workgroup>>
   tile.tma_load %X[%h, %c0, %c0] to %Xs, %bars[%c0] {swizzle = 128} : memref<?x?x128xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
 }
+
+// -----
+
+// A TMA store reads a tensor map of its target as a load does, one map for
+// both (the same box and swizzle): each of the two 128-byte panels of the
+// 64x128 tile is one cp.async.bulk.tensor from shared to global, the
+// second 8192 bytes further in shared memory and 64 columns further in C,
+// and the two make one bulk async-group.
+// CHECK-LABEL: func.func @tma_store
+// CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}]
+// CHECK: gpu.func @tma_store(%{{.+}}: memref<?x?xf16>, %[[MAP:.+]]: !llvm.ptr) kernel
+// CHECK: %[[BASE:.+]] = memref.extract_aligned_pointer_as_index
+// CHECK: %[[COL:.+]] = arith.index_cast %c64 : index to i32
+// CHECK: %[[ROW:.+]] = arith.index_cast %c0 : index to i32
+// CHECK: %[[COL0:.+]] = arith.addi %[[COL]], %c0_i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %{{.+}}, box[%[[COL0]], %[[ROW]]]
+// CHECK: arith.addi %[[BASE]], %c8192
+// CHECK: %[[COL1:.+]] = arith.addi %[[COL]], %c64_i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %{{.+}}, box[%[[COL1]], %[[ROW]]]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAP]]
+// CHECK-NOT: tile.tma_store
+tile.kernel @tma_store(%C: memref<?x?xf16>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %Cs = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x128xf16, #gpu.address_space<workgroup>>
+  tile.tma_store %Cs to %C[%c0, %c64] {swizzle = 128} : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+  tile.tma_load %C[%c0, %c0] to %Cs, %bars[%c0] {swizzle = 128} : memref<?x?xf16> to memref<64x128xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}

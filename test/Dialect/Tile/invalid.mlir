@@ -1400,7 +1400,7 @@ tile.kernel @tma_target_rank(%A: memref<64x64xf16>) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
   %As = tile.alloc_shared : memref<1x32x64xf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.tma_load' op cannot copy with TMA: the target's rank 3 is not between 1 and the source's 2}}
+  // expected-error @+1 {{'tile.tma_load' op cannot copy with TMA: the tile's rank 3 is not between 1 and the tensor's 2}}
   tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] : memref<64x64xf16> to memref<1x32x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
 }
 
@@ -1472,6 +1472,51 @@ tile.kernel @tma_indices(%A: memref<64x64xf16>) grid [1] threads [32] {
   %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.tma_load' op expected 2 indices, one per source dimension, got 1}}
   tile.tma_load %A[%c0] to %As, %bars[%c0] : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
+tile.kernel @tma_store_target_not_argument(%C: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %view = memref.subview %C[0, 0] [32, 64] [1, 1] : memref<64x64xf16> to memref<32x64xf16, strided<[64, 1]>>
+  %Cs = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_store' op target must be a memref argument of the kernel: the launcher encodes its tensor map}}
+  tile.tma_store %Cs to %view[%c0, %c0] : memref<32x64xf16, #gpu.address_space<workgroup>> to memref<32x64xf16, strided<[64, 1]>>
+}
+
+// -----
+
+tile.kernel @tma_store_source_not_shared(%C: memref<64x64xf16>, %D: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_store' op source must be in shared (workgroup) memory}}
+  tile.tma_store %D to %C[%c0, %c0] : memref<64x64xf16> to memref<64x64xf16>
+}
+
+// -----
+
+tile.kernel @tma_store_indices(%C: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %Cs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_store' op expected 2 indices, one per target dimension, got 1}}
+  tile.tma_store %Cs to %C[%c0] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16>
+}
+
+// -----
+
+tile.kernel @tma_store_narrow_swizzle(%C: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %Cs = tile.alloc_shared : memref<64x32xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_store' op cannot copy with TMA: the 128-byte-swizzled tile has 64-byte rows; TMA writes rows of whole 128-byte panels}}
+  tile.tma_store %Cs to %C[%c0, %c0] {swizzle = 128} : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<64x64xf16>
+}
+
+// -----
+
+tile.kernel @tma_store_element_type(%C: memref<64x64xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %Cs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_store' op cannot copy with TMA: the tile's element type f16 differs from the tensor's f32}}
+  tile.tma_store %Cs to %C[%c0, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf32>
 }
 
 // -----

@@ -131,6 +131,30 @@ TEST_F(FragmentLayoutTest, LaneExchangeWidensAccumulatorRuns) {
       getBlockedLayout(&context, {16, 64}, 32, 2), 2, 8));
 }
 
+// stmatrix blocks (the TMA-store epilogue): the wgmma accumulator of 8
+// warps over 128 x 256 holds, in register pair p of warp w, the 8x8 block at
+// row 16 w + 8 (p % 2), column 8 (p / 2); a blocked layout holds none.
+TEST_F(FragmentLayoutTest, MatrixBlocksOfAccumulators) {
+  LayoutAttr wgmma = getMmaAccumulatorLayout(&context, {128, 256}, 8, 1);
+  std::optional<MatrixBlocks> blocks = getMatrixBlocks(wgmma);
+  ASSERT_TRUE(blocks);
+  EXPECT_EQ(blocks->warps, 8);
+  EXPECT_EQ(blocks->pairs, 64);
+  for (int64_t warp = 0; warp < 8; ++warp)
+    for (int64_t pair = 0; pair < 64; ++pair) {
+      EXPECT_EQ(blocks->rows[warp * 64 + pair], 16 * warp + 8 * (pair % 2));
+      EXPECT_EQ(blocks->columns[pair], 8 * (pair / 2));
+    }
+  // Warps side by side along columns: a warp's columns differ, which the
+  // blocks (one column per pair for every warp) do not allow.
+  EXPECT_FALSE(getMatrixBlocks(getMmaAccumulatorLayout(&context, {64, 64}, 2, 2)));
+  EXPECT_TRUE(getMatrixBlocks(getMmaAccumulatorLayout(&context, {64, 64}, 4, 1)));
+  EXPECT_FALSE(getMatrixBlocks(getBlockedLayout(&context, {16, 64}, 32, 2)));
+  // The transposed accumulator (tf32 wgmma) pairs rows, not columns.
+  EXPECT_FALSE(getMatrixBlocks(
+      getTransposedLayout(getMmaAccumulatorLayout(&context, {64, 32}, 4, 1))));
+}
+
 TEST_F(FragmentLayoutTest, TransposedLayout) {
   LayoutAttr layout = getMmaAccumulatorLayout(&context, {64, 32}, 4, 1);
   LayoutAttr transposed = getTransposedLayout(layout);

@@ -633,6 +633,42 @@ SmallVector<ElementOwner> tile::getElementOwners(LayoutAttr layout) {
   return owners;
 }
 
+std::optional<MatrixBlocks> tile::getMatrixBlocks(LayoutAttr layout) {
+  int64_t registers = layout.getRegisters();
+  int64_t threads = layout.getThreads();
+  if (layout.getShape().size() != 2 || registers % 2 != 0 ||
+      threads % kWarpSize != 0)
+    return std::nullopt;
+  CoordinateTable coordinatesOf(layout);
+  MatrixBlocks blocks;
+  blocks.warps = threads / kWarpSize;
+  blocks.pairs = registers / 2;
+  for (int64_t pair = 0; pair < blocks.pairs; ++pair) {
+    ArrayRef<int64_t> corner = coordinatesOf(0, 2 * pair);
+    if (corner[1] % 8 != 0)
+      return std::nullopt;
+    blocks.columns.push_back(corner[1]);
+  }
+  for (int64_t warp = 0; warp < blocks.warps; ++warp) {
+    for (int64_t pair = 0; pair < blocks.pairs; ++pair) {
+      ArrayRef<int64_t> corner = coordinatesOf(warp * kWarpSize, 2 * pair);
+      if (corner[1] != blocks.columns[pair])
+        return std::nullopt;
+      blocks.rows.push_back(corner[0]);
+      for (int64_t lane = 0; lane < kWarpSize; ++lane) {
+        int64_t thread = warp * kWarpSize + lane;
+        ArrayRef<int64_t> first = coordinatesOf(thread, 2 * pair);
+        ArrayRef<int64_t> second = coordinatesOf(thread, 2 * pair + 1);
+        if (first[0] != corner[0] + lane / 4 ||
+            first[1] != corner[1] + 2 * (lane % 4) || second[0] != first[0] ||
+            second[1] != first[1] + 1)
+          return std::nullopt;
+      }
+    }
+  }
+  return blocks;
+}
+
 int64_t tile::getContiguousRun(LayoutAttr layout, int64_t maxRun) {
   int64_t registers = layout.getRegisters();
   CoordinateTable coordinatesOf(layout);

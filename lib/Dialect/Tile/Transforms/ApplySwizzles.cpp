@@ -72,6 +72,10 @@ static LogicalResult rewriteUse(Operation *user, Value buffer) {
         // TMA writes the whole tile in the swizzled layout itself.
         return success(op.getTarget() == buffer && op.getSwizzle() != 0);
       })
+      .Case([&](TmaStoreOp op) {
+        // And reads it so.
+        return success(op.getSource() == buffer && op.getSwizzle() != 0);
+      })
       .Case([&](nvgpu::DeviceAsyncCopyOp op) {
         if (op.getDst() != buffer)
           return failure();

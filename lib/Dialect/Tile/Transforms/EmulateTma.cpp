@@ -12,7 +12,9 @@
 //   nvvm.mbarrier.complete_tx &barriers[id], bytes
 //
 // so that a TMA pipeline runs on the CPU with the GPU's synchronization
-// (docs/CPUTarget.md).
+// (docs/CPUTarget.md). A `tile.tma_store` becomes its issuing thread's copy
+// of the elements inside the target (its bulk async-group completes at
+// once: the waits for it have nothing left to wait for).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,16 +103,70 @@ static void emulate(TmaLoadOp load) {
   load.erase();
 }
 
+/// Replaces `store` by its issuing thread's copy of the elements inside
+/// the target.
+static void emulate(TmaStoreOp store) {
+  Location loc = store.getLoc();
+  OpBuilder builder(store);
+  Value target = store.getTarget();
+  MemRefType source = store.getSource().getType();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<Value> positions;
+  for (int64_t extent : source.getShape()) {
+    auto loop = scf::ForOp::create(builder, loc, constant(0), constant(extent),
+                                   constant(1));
+    positions.push_back(loop.getInductionVar());
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  // The target's leading dimensions that the source lacks are written at
+  // their index alone.
+  int64_t leading = store.getIndices().size() - positions.size();
+  SmallVector<Value> indices;
+  Value inBounds;
+  for (auto [dim, offset] : llvm::enumerate(store.getIndices())) {
+    Value index = dim < static_cast<size_t>(leading)
+                      ? offset
+                      : arith::AddIOp::create(builder, loc, offset,
+                                              positions[dim - leading])
+                            .getResult();
+    indices.push_back(index);
+    Value below = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, index,
+        memref::DimOp::create(builder, loc, target, dim));
+    inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds, below)
+                              .getResult()
+                        : below;
+  }
+  auto write = scf::IfOp::create(builder, loc, inBounds,
+                                 /*withElseRegion=*/false);
+  builder.setInsertionPoint(write.thenBlock()->getTerminator());
+  memref::StoreOp::create(
+      builder, loc,
+      memref::LoadOp::create(builder, loc, store.getSource(), positions),
+      target, indices);
+  store.erase();
+}
+
 namespace {
 
 struct TileEmulateTma : tile::impl::TileEmulateTmaBase<TileEmulateTma> {
   void runOnOperation() override {
     SmallVector<TmaLoadOp> loads;
-    getOperation().walk([&](TmaLoadOp load) { loads.push_back(load); });
-    if (loads.empty())
+    SmallVector<TmaStoreOp> stores;
+    getOperation().walk([&](Operation *op) {
+      if (auto load = dyn_cast<TmaLoadOp>(op))
+        loads.push_back(load);
+      else if (auto store = dyn_cast<TmaStoreOp>(op))
+        stores.push_back(store);
+    });
+    if (loads.empty() && stores.empty())
       return markAllAnalysesPreserved();
     for (TmaLoadOp load : loads)
       emulate(load);
+    for (TmaStoreOp store : stores)
+      emulate(store);
   }
 };
 

@@ -105,10 +105,8 @@ static SmallVector<int64_t> getRegisterShape(LayoutAttr layout, int64_t run) {
   return shape;
 }
 
-/// Converts `value` (a float or a vector of floats) to elements of the
-/// float type `type` (extension or truncation).
-static Value convertFloat(OpBuilder &builder, Location loc, Value value,
-                          Type type) {
+Value tile::convertFloat(OpBuilder &builder, Location loc, Value value,
+                         Type type) {
   Type from = getElementTypeOrSelf(value.getType());
   if (from == type)
     return value;
@@ -132,8 +130,10 @@ namespace {
 
 class FragmentLowering {
 public:
-  FragmentLowering(KernelOp kernel, GemmLowering defaultGemm, StringRef chip)
-      : kernel(kernel), defaultGemm(defaultGemm), chip(chip) {}
+  FragmentLowering(KernelOp kernel, GemmLowering defaultGemm, StringRef chip,
+                   bool tmaStores)
+      : kernel(kernel), defaultGemm(defaultGemm), chip(chip),
+        tmaStores(tmaStores) {}
 
   LogicalResult run() {
     SmallVector<AllocFragmentOp> allocations;
@@ -194,12 +194,14 @@ public:
     });
     for (Operation *op : users) {
       OpBuilder opBuilder(op);
+      runningThreads = getThreadGroup(op).count;
       // A fragment of a pipeline's consumer role lives in the block's first
       // threads: outside the role, the others skip the ops on it.
       if (FailureOr<std::optional<int64_t>> owners = getOwnerThreads(op);
           failed(owners)) {
         return failure();
       } else if (*owners) {
+        runningThreads = **owners;
         Value owns = arith::CmpIOp::create(
             opBuilder, op->getLoc(), arith::CmpIPredicate::ult, thread,
             arith::ConstantIndexOp::create(opBuilder, op->getLoc(), **owners));
@@ -630,6 +632,15 @@ private:
       return copy.emitOpError("copies out a replicated fragment whose copies "
                               "of an element are not spread over whole "
                               "thread-index bits");
+    // On sm_90a, an accumulator goes out to a kernel argument through
+    // shared tiles and TMA stores (the TMA-store epilogue).
+    if (fromFragment && tmaStores &&
+        getMemorySpace(cast<MemRefType>(memory.getType())) ==
+            MemorySpace::Global &&
+        !whyNotCopyOutThroughTma(copy, fragment, runningThreads)) {
+      copyOutThroughTma(builder, copy, fragment, thread, runningThreads);
+      return success();
+    }
     OpBuilder::InsertionGuard guard(builder);
     if (fromFragment && *replicas != 0) {
       Value bits = arith::AndIOp::create(
@@ -743,6 +754,10 @@ private:
   KernelOp kernel;
   GemmLowering defaultGemm;
   StringRef chip;
+  /// Whether accumulators may go out through TMA stores (sm_90a).
+  bool tmaStores;
+  /// The threads that run the op being lowered.
+  int64_t runningThreads = 0;
   Value thread;
   DenseMap<Value, FragmentRegisters> registers;
   DenseMap<std::pair<Attribute, Attribute>, std::optional<SmallVector<int64_t>>>
@@ -762,7 +777,8 @@ struct TileLowerFragments
           << gemmLowering << "'";
       return signalPassFailure();
     }
-    if (failed(FragmentLowering(getOperation(), *lowering, chip).run()))
+    if (failed(
+            FragmentLowering(getOperation(), *lowering, chip, tma).run()))
       signalPassFailure();
   }
 };

@@ -176,6 +176,22 @@ struct LaneExchange {
 std::optional<LaneExchange> getLaneExchange(LayoutAttr layout, int64_t run,
                                             int64_t widerRun);
 
+/// How the warps of a 2-D layout hold 8x8 blocks the way `stmatrix` and
+/// `ldmatrix` move them (the MMA accumulator layouts): register pair p
+/// (registers 2p and 2p + 1) of warp w holds the block whose top-left
+/// element is (`rows[w * pairs + p]`, `columns[p]`), lane l its row l / 4,
+/// columns 2 * (l % 4) and + 1. `columns[p]` is the same for every warp and
+/// a multiple of 8.
+struct MatrixBlocks {
+  int64_t warps = 0;
+  int64_t pairs = 0;
+  SmallVector<int64_t> rows;
+  SmallVector<int64_t> columns;
+};
+
+/// The blocks of `layout`, or nullopt when its warps do not hold it so.
+std::optional<MatrixBlocks> getMatrixBlocks(LayoutAttr layout);
+
 /// The layout as a text grid: one line per row (the last two dimensions;
 /// leading dimensions as separate grids), each element as `T<thread>:<reg>`.
 std::string renderLayoutText(LayoutAttr layout);

@@ -53,12 +53,12 @@ std::pair<int64_t, int64_t> getRoleThreads(Operation *op);
 /// block's, or those of a pipeline's consumer role (the block's first).
 bool isFragmentThreadCount(KernelOp kernel, int64_t threads);
 
-/// Why TMA cannot copy a tile of `target`'s shape from `source` into
-/// `target`, swizzled by `swizzle` bytes (0 or 128): the limits of
-/// `cp.async.bulk.tensor` and `cuTensorMapEncodeTiled` that the types
-/// decide (rank, element size, row bytes, box extents, transaction bytes).
-/// nullopt when it can.
-std::optional<std::string> getTmaTileError(MemRefType source, MemRefType target,
+/// Why TMA cannot copy the shared tile `tile` from or to a tile of the
+/// global `tensor`, `tile` swizzled by `swizzle` bytes (0 or 128): the
+/// limits of `cp.async.bulk.tensor` and `cuTensorMapEncodeTiled` that the
+/// types decide (rank, element size, row bytes, box extents, transaction
+/// bytes). nullopt when it can.
+std::optional<std::string> getTmaTileError(MemRefType tensor, MemRefType tile,
                                            int64_t swizzle);
 
 /// The iterations of `lower to upper step step` when all three are

@@ -748,6 +748,49 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
   let hasVerifier = 1;
 }
 
+def Tile_TmaStoreOp : Tile_Op<"tma_store"> {
+  let summary = "Copies a shared tile into a kernel argument with the Tensor "
+                "Memory Accelerator";
+  let description = [{
+    Starts an asynchronous copy of the whole of `source` (shared memory)
+    into the tile of `target` that starts at `indices`, by the Tensor
+    Memory Accelerator (TMA, sm_90 and later), and commits it as one bulk
+    async-group of the issuing thread. Elements outside `target` are not
+    written. Only the thread that runs the op issues the copy; before it,
+    the threads that wrote `source` fence their writes for the async proxy
+    (`nvvm.fence.proxy`, `async.shared::cta`) and meet at a barrier. The
+    issuing thread waits with `nvvm.cp.async.bulk.wait_group N {read}`
+    before `source` is written again or the block exits. tile-lower-
+    fragments makes it for the copy of an accumulator out to global memory
+    on sm_90a (docs/TensorCores.md, "TMA-store epilogue").
+
+    `target` is a memref argument of the kernel, whose tensor map the
+    launcher encodes as for `tile.tma_load` (the same limits apply);
+    `swizzle = 128`: `source` is a 128-byte-swizzled tile, one box per
+    128-byte panel.
+
+    ```mlir
+    tile.tma_store %Cs to %C[%m0, %n0] {swizzle = 128}
+        : memref<128x64xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins Arg<AnyStaticShapeMemRef, "tile source",
+                           [MemRead]>:$source,
+                       Arg<AnyMemRef, "tile target", [MemWrite]>:$target,
+                       Variadic<Index>:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+  let assemblyFormat = [{
+    $source `to` $target `[` $indices `]` attr-dict `:` type($source) `to`
+    type($target)
+  }];
+  let extraClassDeclaration = [{
+    /// The box of one TMA store: the source's shape, its innermost extent
+    /// cut to one 128-byte panel when swizzled.
+    ::llvm::SmallVector<int64_t> getBox();
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_FillOp : Tile_Op<"fill", [
     DeclareOpInterfaceMethods<Tile_CollectiveOpInterface, ["isCollective"]>,
     TypesMatchWith<"value type matches the buffer's element type",

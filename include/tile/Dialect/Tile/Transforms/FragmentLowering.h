@@ -42,6 +42,26 @@ struct FragmentRegisters {
                                  int64_t reg) const;
 };
 
+/// Converts `value` (a float or a vector of floats) to elements of the
+/// float type `type` (extension or truncation).
+Value convertFloat(OpBuilder &builder, Location loc, Value value, Type type);
+
+/// Why the copy of `fragment` out to global memory by `copy`, run by
+/// `threads` threads, cannot go through stmatrix and TMA stores
+/// (copyOutThroughTma), or nullopt when it can.
+std::optional<std::string>
+whyNotCopyOutThroughTma(CopyOp copy, const FragmentRegisters &fragment,
+                        int64_t threads);
+
+/// The TMA-store epilogue (lib/.../CopyOutTma.cpp): `copy` of `fragment`
+/// out to a kernel argument, 64 columns at a time, through two
+/// 128-byte-swizzled shared tiles that the warps fill with stmatrix and
+/// the first thread stores with tile.tma_store. `thread` is the linear
+/// thread index; `threads` run the copy and meet at named barrier 1.
+void copyOutThroughTma(OpBuilder &builder, CopyOp copy,
+                       const FragmentRegisters &fragment, Value thread,
+                       int64_t threads);
+
 /// Lowers `reduce` of the fragment `source` into the fragment `target`:
 /// each thread combines its own registers of a row, then xor shuffles
 /// combine the lanes that share the row, and shared memory the warps that

@@ -204,6 +204,12 @@ def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> 
       A fragment A operand is used in place: its registers are the mma
       operand registers (mma_sync), or are fetched from the lanes that hold
       them by shuffles (scalar).
+    With `tma` (sm_90a), a `tile.copy` of an accumulator of 8x8 blocks per
+    register pair out to a 2-D f16 or bf16 kernel argument goes through two
+    128-byte-swizzled shared tiles of 64 columns: stmatrix into a tile, a
+    proxy fence and named barrier 1, then `tile.tma_store` by the first
+    thread (lib/.../CopyOutTma.cpp; docs/TensorCores.md, "TMA-store
+    epilogue"). No bounds test remains: TMA clips the box.
   }];
   let options = [
     Option<"gemmLowering", "gemm-lowering", "std::string",
@@ -213,6 +219,9 @@ def TileLowerFragments : Pass<"tile-lower-fragments", "::mlir::tile::KernelOp"> 
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Where the kernels run: a GPU architecture (sm_80, sm_90a, ...) "
            "or 'cpu' (every tile.gemm lowers to scalar)">,
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "Copy accumulators out to kernel arguments through shared tiles "
+           "and TMA stores where the layout and the target allow (sm_90a)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
