@@ -130,6 +130,12 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
   gpuPm.addPass(arith::createArithExpandOpsPass());
   gpuPm.addPass(createTileExpandViewsAndTransfers());
   gpuPm.addPass(createLowerAffinePass());
+  // The index arithmetic that lower-affine and arith-expand write out (six
+  // ops per signed floordiv or mod of a thread index) repeats across the
+  // affine.apply ops it came from: merged here, the LLVM-dialect conversion
+  // converts each op once (gemm/wgmma.mlir 1350 -> 1284 M instructions,
+  // PTX byte-identical).
+  gpuPm.addPass(createCSEPass());
   SCFToControlFlowPassOptions toCF;
   toCF.allowPatternRollback = false;
   gpuPm.addPass(createSCFToControlFlowPass(toCF));
