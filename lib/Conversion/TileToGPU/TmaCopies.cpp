@@ -60,62 +60,21 @@ static Value buildSharedPointer(OpBuilder &builder, Location loc,
       address);
 }
 
-/// Replaces `load` by one cp.async.bulk.tensor per box (per 128-byte panel
-/// of a swizzled target) reading through `map`.
-static void lowerTmaLoad(TmaLoadOp load, Value map) {
-  OpBuilder builder(load);
-  Location loc = load.getLoc();
-  MemRefType target = load.getTarget().getType();
-  SmallVector<int64_t> box = load.getBox();
-  int64_t boxes = target.getShape().back() / box.back();
-  int64_t boxBytes = load.getTransactionBytes() / boxes;
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
-                                                              load.getTarget());
-  Value barrier = buildSharedPointer(
-      builder, loc,
-      nvgpu::MBarrierGetOp::create(builder, loc, builder.getI32Type(),
-                                   load.getBarriers(), load.getBarrierId()));
-  // Coordinates are innermost first.
+/// Calls `issue` once per box of a TMA copy between the shared tile `tile`
+/// and the tile of a tensor that starts at `indices` (one box per 128-byte
+/// panel of a swizzled tile), with the box's shared-memory pointer and its
+/// coordinates in the tensor (i32, innermost first).
+static void forEachBox(OpBuilder &builder, Location loc, Value tile,
+                       ArrayRef<int64_t> box, ValueRange indices,
+                       function_ref<void(Value, ValueRange)> issue) {
+  auto type = cast<MemRefType>(tile.getType());
+  int64_t boxes = type.getShape().back() / box.back();
+  int64_t boxBytes = type.getNumElements() *
+                     getBufferElementBytes(type.getElementType()) / boxes;
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, tile);
   SmallVector<Value> coordinates;
-  for (Value index : llvm::reverse(load.getIndices()))
-    coordinates.push_back(
-        arith::IndexCastOp::create(builder, loc, builder.getI32Type(), index));
-  Value inner = coordinates.front();
-  for (int64_t index = 0; index < boxes; ++index) {
-    Value shift =
-        arith::ConstantIndexOp::create(builder, loc, index * boxBytes);
-    Value target = buildSharedPointer(
-        builder, loc, arith::AddIOp::create(builder, loc, base, shift));
-    coordinates.front() = arith::AddIOp::create(
-        builder, loc, inner,
-        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
-                                     index * box.back()));
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        builder, loc, target, map, coordinates, barrier,
-        /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
-        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
-        /*isCTAOnly=*/true, /*group=*/NVVM::CTAGroupKindAttr(),
-        /*predicate=*/Value());
-  }
-  load.erase();
-}
-
-/// Replaces `store` by one cp.async.bulk.tensor per box (per 128-byte panel
-/// of a swizzled source) writing through `map`, and the commit of their
-/// bulk async-group.
-static void lowerTmaStore(TmaStoreOp store, Value map) {
-  OpBuilder builder(store);
-  Location loc = store.getLoc();
-  MemRefType source = store.getSource().getType();
-  SmallVector<int64_t> box = store.getBox();
-  int64_t boxes = source.getShape().back() / box.back();
-  int64_t boxBytes = source.getNumElements() *
-                     getBufferElementBytes(source.getElementType()) / boxes;
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-      builder, loc, store.getSource());
-  // Coordinates are innermost first.
-  SmallVector<Value> coordinates;
-  for (Value index : llvm::reverse(store.getIndices()))
+  for (Value index : llvm::reverse(indices))
     coordinates.push_back(
         arith::IndexCastOp::create(builder, loc, builder.getI32Type(), index));
   Value inner = coordinates.front();
@@ -128,10 +87,43 @@ static void lowerTmaStore(TmaStoreOp store, Value map) {
         builder, loc, inner,
         arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
                                      index * box.back()));
-    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        builder, loc, map, panel, coordinates, /*l2CacheHint=*/Value(),
-        NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
+    issue(panel, coordinates);
   }
+}
+
+/// Replaces `load` by one cp.async.bulk.tensor per box reading through
+/// `map`, each completing on the load's mbarrier.
+static void lowerTmaLoad(TmaLoadOp load, Value map) {
+  OpBuilder builder(load);
+  Location loc = load.getLoc();
+  Value barrier = buildSharedPointer(
+      builder, loc,
+      nvgpu::MBarrierGetOp::create(builder, loc, builder.getI32Type(),
+                                   load.getBarriers(), load.getBarrierId()));
+  forEachBox(builder, loc, load.getTarget(), load.getBox(), load.getIndices(),
+             [&](Value panel, ValueRange coordinates) {
+               NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                   builder, loc, panel, map, coordinates, barrier,
+                   /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+                   /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+                   /*isCTAOnly=*/true, /*group=*/NVVM::CTAGroupKindAttr(),
+                   /*predicate=*/Value());
+             });
+  load.erase();
+}
+
+/// Replaces `store` by one cp.async.bulk.tensor per box writing through
+/// `map`, and the commit of their bulk async-group.
+static void lowerTmaStore(TmaStoreOp store, Value map) {
+  OpBuilder builder(store);
+  Location loc = store.getLoc();
+  forEachBox(builder, loc, store.getSource(), store.getBox(),
+             store.getIndices(), [&](Value panel, ValueRange coordinates) {
+               NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                   builder, loc, map, panel, coordinates,
+                   /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+                   /*predicate=*/Value());
+             });
   NVVM::CpAsyncBulkCommitGroupOp::create(builder, loc);
   store.erase();
 }

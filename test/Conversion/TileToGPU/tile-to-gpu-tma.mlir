@@ -16,8 +16,8 @@
 // CHECK: %[[BAR:.+]] = nvgpu.mbarrier.get
 // CHECK: %[[BARP:.+]] = llvm.inttoptr %[[BAR]] : i32 to !llvm.ptr<3>
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAPA]], %[[BARP]], box[%{{.+}}, %{{.+}}] {isCTAOnly = true
-// CHECK: %[[BASE:.+]] = memref.extract_aligned_pointer_as_index
 // CHECK: nvgpu.mbarrier.get
+// CHECK: %[[BASE:.+]] = memref.extract_aligned_pointer_as_index
 // CHECK: %[[COL:.+]] = arith.index_cast %c0 : index to i32
 // CHECK: %[[ROW:.+]] = arith.index_cast %{{.+}} : index to i32
 // CHECK: %[[COL0:.+]] = arith.addi %[[COL]], %c0_i32

@@ -32,6 +32,44 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
+/// Opens the loops over the shared `tile`'s positions at the builder's
+/// insertion point and leaves it in the innermost body, where it builds the
+/// tensor's indices of the tile that starts at `offsets` (the tensor's
+/// leading dimensions that the tile lacks at their offset alone) and
+/// whether they are inside `tensor`. Returns the positions.
+static SmallVector<Value> buildTileLoops(OpBuilder &builder, Location loc,
+                                         MemRefType tile, Value tensor,
+                                         ValueRange offsets,
+                                         SmallVectorImpl<Value> &indices,
+                                         Value &inBounds) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<Value> positions;
+  for (int64_t extent : tile.getShape()) {
+    auto loop = scf::ForOp::create(builder, loc, constant(0), constant(extent),
+                                   constant(1));
+    positions.push_back(loop.getInductionVar());
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  int64_t leading = offsets.size() - positions.size();
+  for (auto [dim, offset] : llvm::enumerate(offsets)) {
+    Value index = dim < static_cast<size_t>(leading)
+                      ? offset
+                      : arith::AddIOp::create(builder, loc, offset,
+                                              positions[dim - leading])
+                            .getResult();
+    indices.push_back(index);
+    Value below = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, index,
+        memref::DimOp::create(builder, loc, tensor, dim));
+    inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds, below)
+                              .getResult()
+                        : below;
+  }
+  return positions;
+}
+
 /// Replaces `load` by its issuing thread's copy and the completion of its
 /// bytes.
 static void emulate(TmaLoadOp load) {
@@ -40,39 +78,13 @@ static void emulate(TmaLoadOp load) {
   Value source = load.getSource();
   auto target = cast<MemRefType>(load.getTarget().getType());
   Type element = target.getElementType();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  SmallVector<Value> offsets(load.getIndices());
   SmallVector<Value> positions;
   {
     OpBuilder::InsertionGuard guard(builder);
-    for (int64_t extent : target.getShape()) {
-      auto loop = scf::ForOp::create(builder, loc, constant(0),
-                                     constant(extent), constant(1));
-      positions.push_back(loop.getInductionVar());
-      builder.setInsertionPoint(loop.getBody()->getTerminator());
-    }
-    // The source's leading dimensions that the target lacks are read at
-    // their index alone.
-    int64_t leading = offsets.size() - positions.size();
     SmallVector<Value> indices;
     Value inBounds;
-    for (auto [dim, offset] : llvm::enumerate(offsets)) {
-      Value index =
-          dim < static_cast<size_t>(leading)
-              ? offset
-              : arith::AddIOp::create(builder, loc, offset,
-                                      positions[dim - leading])
-                    .getResult();
-      indices.push_back(index);
-      Value below = arith::CmpIOp::create(
-          builder, loc, arith::CmpIPredicate::ult, index,
-          memref::DimOp::create(builder, loc, source, dim));
-      inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds, below)
-                                .getResult()
-                          : below;
-    }
+    positions = buildTileLoops(builder, loc, target, source, load.getIndices(),
+                               indices, inBounds);
     auto read = scf::IfOp::create(builder, loc, TypeRange{element}, inBounds,
                                   /*withElseRegion=*/true);
     {
@@ -109,36 +121,11 @@ static void emulate(TmaStoreOp store) {
   Location loc = store.getLoc();
   OpBuilder builder(store);
   Value target = store.getTarget();
-  MemRefType source = store.getSource().getType();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  SmallVector<Value> positions;
-  for (int64_t extent : source.getShape()) {
-    auto loop = scf::ForOp::create(builder, loc, constant(0), constant(extent),
-                                   constant(1));
-    positions.push_back(loop.getInductionVar());
-    builder.setInsertionPoint(loop.getBody()->getTerminator());
-  }
-  // The target's leading dimensions that the source lacks are written at
-  // their index alone.
-  int64_t leading = store.getIndices().size() - positions.size();
   SmallVector<Value> indices;
   Value inBounds;
-  for (auto [dim, offset] : llvm::enumerate(store.getIndices())) {
-    Value index = dim < static_cast<size_t>(leading)
-                      ? offset
-                      : arith::AddIOp::create(builder, loc, offset,
-                                              positions[dim - leading])
-                            .getResult();
-    indices.push_back(index);
-    Value below = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, index,
-        memref::DimOp::create(builder, loc, target, dim));
-    inBounds = inBounds ? arith::AndIOp::create(builder, loc, inBounds, below)
-                              .getResult()
-                        : below;
-  }
+  SmallVector<Value> positions =
+      buildTileLoops(builder, loc, store.getSource().getType(), target,
+                     store.getIndices(), indices, inBounds);
   auto write = scf::IfOp::create(builder, loc, inBounds,
                                  /*withElseRegion=*/false);
   builder.setInsertionPoint(write.thenBlock()->getTerminator());
