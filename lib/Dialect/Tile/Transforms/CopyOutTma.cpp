@@ -54,6 +54,14 @@ static constexpr int64_t kEpilogueBarrier = 1;
 /// Register pairs per stmatrix (.x4).
 static constexpr int64_t kPairsPerStore = 4;
 
+/// A shared tile of one chunk of a copy of `rows` rows into `element`s.
+static MemRefType getStagingType(MLIRContext *context, int64_t rows,
+                                 Type element) {
+  return MemRefType::get(
+      {rows, kChunkColumns}, element, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+}
+
 std::optional<std::string>
 tile::whyNotCopyOutThroughTma(CopyOp copy, const FragmentRegisters &fragment,
                               int64_t threads) {
@@ -98,10 +106,8 @@ tile::whyNotCopyOutThroughTma(CopyOp copy, const FragmentRegisters &fragment,
         return std::string("four consecutive register pairs span two "
                            "chunks of 64 columns");
   auto kernel = copy->getParentOfType<KernelOp>();
-  MemRefType staging = MemRefType::get(
-      {shape[0], kChunkColumns}, element, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(copy.getContext(),
-                                 gpu::AddressSpace::Workgroup));
+  MemRefType staging =
+      getStagingType(copy.getContext(), shape[0], element);
   int64_t stagingBytes =
       getStagingTiles(shape[1]) * staging.getNumElements() * 2;
   // A kSwizzleAtomBytes of slack for the tiles' alignment.
@@ -137,9 +143,7 @@ void tile::copyOutThroughTma(OpBuilder &builder, CopyOp copy,
 
   // The shared tiles, at the top of the kernel.
   auto kernel = copy->getParentOfType<KernelOp>();
-  auto stagingType = MemRefType::get(
-      {rows, kChunkColumns}, element, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+  MemRefType stagingType = getStagingType(context, rows, element);
   SmallVector<Value> tiles;
   {
     OpBuilder::InsertionGuard guard(builder);
