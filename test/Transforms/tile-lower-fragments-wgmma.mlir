@@ -5,9 +5,10 @@
 // MN-major). Layout inference swizzles both tiles and aligns them to a
 // 1024-byte atom. The warp group index comes through a shuffle from lane 0
 // (warp-uniform descriptors). The generic-proxy writes are fenced for the
-// async proxy, then four m64n64k16 wgmmas (K = 64) run from the
-// accumulator struct, the first with scale-d 0 (`clear`), and the group is
-// committed and waited for before the registers are read.
+// async proxy, then the four m64n64k16 wgmmas (K = 64) issue from one
+// inline PTX statement whose outputs are C's registers (untied: the first,
+// with scale-d 0 for `clear`, writes them all), and the group is committed
+// and waited for before the registers are read.
 // Descriptors: A = (start >> 4) | LBO 1 << 16 | SBO 64 (1024 B) << 32 |
 // 128-byte swizzle (1 << 62); A's warp group starts 64 rows (8192 B) in
 // and K steps of 16 move 32 bytes. B's LBO is a 64-row panel (512 x 16 B)
@@ -31,18 +32,14 @@
 // CHECK: %[[DESCA:.+]] = arith.ori %[[AMASKED]], %[[AFIELDS]]
 // CHECK: %[[BPTR:.+]] = memref.extract_aligned_pointer_as_index %[[BS]]
 // CHECK: %[[DESCB:.+]] = arith.ori %{{.+}}, %[[BFIELDS]]
-// CHECK: %[[D0:.+]] = nvvm.wgmma.mma_async %[[DESCA]], %[[DESCB]], %{{.+}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK: arith.addi %[[APTR]], %c32
 // CHECK: arith.addi %[[BPTR]], %c2048
-// CHECK: %[[D1:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D0]], <m = 64, n = 64, k = 16>, D[<f32>, <one>]
 // CHECK: arith.addi %[[BPTR]], %c4096
-// CHECK: %[[D2:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D1]], {{.+}} D[<f32>, <one>]
 // CHECK: arith.addi %[[BPTR]], %c6144
-// CHECK: %[[D3:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D2]], {{.+}} D[<f32>, <one>]
-// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: %[[D:.+]] = llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred z;\0Asetp.ne.b32 z, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, $32, $33, z, 1, 1, 0, 1;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, $34, $35, p, 1, 1, 0, 1;\0A{{.+}}, $36, $37, p, 1, 1, 0, 1;\0A{{.+}}, $38, $39, p, 1, 1, 0, 1;\0A}", "=f,{{.+}},=f,l,l,l,l,l,l,l,l" %[[DESCA]], %[[DESCB]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} :
+// CHECK: %[[V0:.+]] = llvm.extractvalue %[[D]][0]
+// CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// The wait passes the registers through (tied): their readers depend on it.
-// CHECK: %[[V0:.+]] = llvm.extractvalue %[[D3]][0]
 // CHECK: %[[W:.+]] = llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},0,1,{{.*}},31" %[[V0]],
 // CHECK: %[[R0:.+]] = llvm.extractvalue %[[W]][0]
 // CHECK: memref.store %[[R0]], %[[ACC]][%c0, %c0]
@@ -61,18 +58,16 @@ tile.kernel @wgmma_64x64(%C: memref<64x64xf16>) grid [1] threads [128] {
 // -----
 
 // Two warp groups (M = 128), B stored N x K (`transpose_b`: K-major) and
-// N = 512: two m64n256k16 instructions per K step (8 for K = 64), the second starting 256
-// rows of B (32768 B) in. Accumulating (no `clear`): the struct is loaded
-// from C's registers and every wgmma has scale-d 1.
+// N = 512: two m64n256k16 instructions per K step (8 for K = 64), the
+// second starting 256 rows of B (32768 B) in, issued K step by K step (A's
+// descriptor shared by the step's two). Accumulating (no `clear`): C's
+// registers are loaded and tied to the statement's outputs, and every
+// wgmma has scale-d 1.
 // CHECK-LABEL: tile.kernel @wgmma_wide
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: %[[D0:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %{{.+}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: arith.addi %{{.+}}, %c32768
-// CHECK: %[[D1:.+]] = nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %{{.+}}, <m = 64, n = 256, k = 16>
-// CHECK: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D0]], <m = 64, n = 256, k = 16>
-// CHECK: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %[[D1]], <m = 64, n = 256, k = 16>
-// CHECK-COUNT-4: nvvm.wgmma.mma_async %{{.+}}, %{{.+}}, %{{.+}}, <m = 64, n = 256, k = 16>
-// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$0,{{.+}},$127}, $512, $513, p, 1, 1, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$128,{{.+}},$255}, $512, $514, p, 1, 1, 0, 0;\0A{{.+}}{$0,{{.+}}, $515, $516, p, {{.+}}{$128,{{.+}}, $515, $517, p, {{.+}}, $518, $519, {{.+}}, $518, $520, {{.+}}, $521, $522, {{.+}}, $521, $523, p, 1, 1, 0, 0;\0A}", "=f,{{.+}},=f,0,1,{{.+}},255,l,l,l,l,l,l,l,l,l,l,l,l"
+// CHECK-NOT: wgmma.mma_async
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
 tile.kernel @wgmma_wide(%C: memref<128x512xf32>) grid [1] threads [256] {
   %As = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
@@ -97,9 +92,8 @@ tile.kernel @wgmma_wide(%C: memref<128x512xf32>) grid [1] threads [256] {
 // CHECK: vector.store %{{.+}}, %[[BS]]
 // CHECK: nvvm.fence.proxy
 // CHECK-NEXT: tile.barrier
-// CHECK: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 64, k = 8>, D[<f32>, <zero>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
-// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 64, k = 8>, D[<f32>, <one>]
-// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, $32, $33, z, 1, 1;\0A{{.+}}, $34, $35, p, 1, 1;\0A{{.+}}, $36, $37, p, 1, 1;\0A{{.+}}, $38, $39, p, 1, 1;\0A}"
+// CHECK-NOT: wgmma.mma_async
 tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
   %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
@@ -130,8 +124,7 @@ tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
 // CHECK: memref.load %[[BS]]
 // CHECK-NEXT: nvvm.convert.float.to.tf32 {{.+}}rna
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, {$64,$65,$66,$67}, $68, p, 1, 1;\0A}", "=f,{{.+}},0,{{.+}},31,r,r,r,r,l,r"
-// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, {$32,$33,$34,$35}, $36, z, 1, 1;\0A{{.+}}, {$37,$38,$39,$40}, $41, p, 1, 1;\0A{{.+}}, {$42,$43,$44,$45}, $46, p, 1, 1;\0A{{.+}}, {$47,$48,$49,$50}, $51, p, 1, 1;\0A}", "=f,{{.+}},=f,r,r,r,r,l,r,r,r,r,l,r,r,r,r,l,r,r,r,r,l"
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
@@ -161,8 +154,7 @@ tile.kernel @wgmma_tf32_transposed(%C: memref<64x64xf32>) grid [1] threads [128]
 // CHECK: memref.load %[[P]][%c0, %c1]
 // CHECK: vector.bitcast %{{.+}} : vector<2xf16> to vector<1xi32>
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, {$64,$65,$66,$67}, $68, p, 1, 1, 1;
-// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, {$32,$33,$34,$35}, $36, z, 1, 1, 1;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, {$37,$38,$39,$40}, $41, p, 1, 1, 1;\0A}"
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"

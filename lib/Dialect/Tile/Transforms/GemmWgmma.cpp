@@ -46,9 +46,14 @@
 // The accumulator of instruction j (columns [j n, (j+1) n)) of warp w holds
 // d[i] at row 16 (w mod 4) + l / 4 + 8 ((i mod 4) / 2), column
 // j n + 8 (i / 4) + 2 (l mod 4) + i mod 2: C's registers j n / 2 + i in
-// the mma accumulator layout with warps [W, 1] (FragmentLayout.h). They are
-// loaded once per tile.gemm and stay in the instruction's struct across the
-// K steps, so ptxas sees only wgmmas define them (no serialization).
+// the mma accumulator layout with warps [W, 1] (FragmentLayout.h).
+//
+// The gemm's wgmmas are one inline PTX statement (WgmmaStatement): C's
+// registers are its outputs, tied to its inputs when it accumulates, so
+// ptxas sees only wgmmas define them between the loads and the wait (no
+// serialization). nvvm.wgmma.mma_async would be one statement per
+// instruction, each carrying all of C's registers, which is what LLVM's
+// backend spends its time on; it also has no register A operand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +68,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -172,6 +178,89 @@ struct DescriptorOperand {
   uint64_t fields;
 };
 
+/// A tile.gemm's wgmmas as one inline PTX statement, in the order they
+/// issue, with C's registers as its outputs: tied to its inputs, or, when
+/// the first K step clears them (scale-d 0), outputs only. One statement
+/// per instruction carried all of C's registers each time (258 operands
+/// for m64n256k16), and LLVM's instruction selection, register coalescing
+/// and InstCombine handle every operand of every statement: three quarters
+/// of the LLVM time of a warp-specialized GEMM kernel went to its four
+/// statements. What ptxas reads is the same instructions.
+class WgmmaStatement {
+public:
+  WgmmaStatement(int64_t registers, ArrayRef<Value> accumulators)
+      : registers(registers), tied(!accumulators.empty()) {
+    assert((!tied || static_cast<int64_t>(accumulators.size()) == registers) &&
+           "tied accumulators are all of C's registers");
+    for (int64_t i = 0; i < registers; ++i)
+      constraints.push_back("=f");
+    for (auto [i, value] : llvm::enumerate(accumulators)) {
+      inputs.push_back(value);
+      constraints.push_back(std::to_string(i));
+    }
+  }
+
+  /// `$n` of the input `value` with `constraint` ("l" descriptors, "r" A
+  /// registers), added once.
+  std::string input(Value value, StringRef constraint) {
+    auto [it, inserted] =
+        operandNumbers.try_emplace(value, registers + inputs.size());
+    if (inserted) {
+      inputs.push_back(value);
+      constraints.push_back(constraint.str());
+    }
+    return "$" + std::to_string(it->second);
+  }
+
+  /// `{$first, ..}`: `count` of C's registers from `first`.
+  std::string accumulators(int64_t first, int64_t count) const {
+    std::string list = "{";
+    for (int64_t i = first; i < first + count; ++i)
+      list += (i == first ? "$" : ",$") + std::to_string(i);
+    return list + "}";
+  }
+
+  /// One instruction; `clears`: it takes the scale-d predicate z (0).
+  void addInstruction(StringRef text, bool clears) {
+    assert((tied || clears || !instructions.empty()) &&
+           "an untied statement's first instruction clears");
+    usesClear |= clears;
+    instructions += text.str() + "\n";
+  }
+
+  /// The statement; C's registers after it.
+  SmallVector<Value> build(OpBuilder &b, Location loc) const {
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n";
+    if (usesClear)
+      text += ".reg .pred z;\nsetp.ne.b32 z, 0, 0;\n";
+    text += instructions + "}";
+    auto type = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(registers, b.getF32Type()));
+    Value result =
+        LLVM::InlineAsmOp::create(
+            b, loc, type, inputs, b.getStringAttr(text),
+            b.getStringAttr(llvm::join(constraints, ",")), b.getUnitAttr(),
+            /*is_align_stack=*/nullptr,
+            LLVM::TailCallKindAttr::get(
+                b.getContext(), LLVM::tailcallkind::TailCallKind::None),
+            /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
+            .getResult(0);
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < registers; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
+    return values;
+  }
+
+private:
+  int64_t registers;
+  bool tied;
+  bool usesClear = false;
+  SmallVector<Value> inputs;
+  SmallVector<std::string> constraints;
+  DenseMap<Value, int64_t> operandNumbers;
+  std::string instructions;
+};
+
 class WgmmaEmitter {
 public:
   WgmmaEmitter(OpBuilder &builder, GemmOp gemm, int64_t instructionN,
@@ -207,9 +296,6 @@ public:
     int64_t instructions =
         (transposed ? gemm.getM() : gemm.getN()) / instructionN;
     int64_t perInstruction = instructionN / 2;
-    Type f32 = b.getF32Type();
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(perInstruction, f32));
 
     bool tf32 = elementType.isF32();
     if (tf32) {
@@ -231,18 +317,12 @@ public:
     // Every thread's rounded elements are written before any MMA reads.
     if (tf32)
       createCompilerBarrier(b, loc, "tile-lower-fragments");
+    // C's registers, instruction by instruction; a clearing gemm reads none.
     SmallVector<Value> acc;
-    for (int64_t j = 0; j < instructions; ++j) {
-      Value value = LLVM::PoisonOp::create(b, loc, structType);
-      if (!gemm.getClear()) {
-        for (int64_t i = 0; i < perInstruction; ++i) {
-          Value reg = memref::LoadOp::create(
-              b, loc, c.buffer, c.indices(b, loc, j * perInstruction + i));
-          value = LLVM::InsertValueOp::create(b, loc, value, reg, i);
-        }
-      }
-      acc.push_back(value);
-    }
+    if (!gemm.getClear())
+      for (int64_t reg = 0; reg < instructions * perInstruction; ++reg)
+        acc.push_back(
+            memref::LoadOp::create(b, loc, c.buffer, c.indices(b, loc, reg)));
     // The instruction's register A operand for every K step, loaded before
     // the fence that orders it before the MMAs: a fragment A's registers
     // (the m64nNk16 A fragment of each warp is the mma.sync m16n8k16 one,
@@ -254,67 +334,61 @@ public:
         registerA.push_back(aRegisters ? readARegisters(k0)
                                        : loadBTransposed(k0));
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    if (!registerA.empty()) {
-      // The other operand, through descriptors: B, or A's tile when the
-      // product is transposed.
-      const DescriptorOperand &shared = aRegisters ? bOperand : a;
-      for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
-        bool zero = gemm.getClear() && k0 == 0;
-        for (int64_t j = 0; j < instructions; ++j)
-          acc[j] = mmaWithRegisterA(
-              acc[j], registerA[k0 / kStep],
-              descriptor(shared, Value(), /*mn0=*/j * instructionN, k0), zero);
-      }
-      finish(c, acc);
-      return;
-    }
-    NVVM::WGMMATypes type = elementType.isF32()    ? NVVM::WGMMATypes::tf32
-                            : elementType.isBF16() ? NVVM::WGMMATypes::bf16
-                                                   : NVVM::WGMMATypes::f16;
-    auto shape = NVVM::MMAShapeAttr::get(b.getContext(), kWarpGroupRows,
-                                         instructionN, kStep);
-    auto layoutA = NVVM::MMALayoutAttr::get(
-        b.getContext(), a.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col);
-    auto layoutB = NVVM::MMALayoutAttr::get(
-        b.getContext(),
-        bOperand.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row);
-    auto typeAttr = NVVM::WGMMATypesAttr::get(b.getContext(), type);
-    auto f32Type =
-        NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32);
-    auto scaleIn =
-        NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one);
-    Value rowBase =
-        arith::MulIOp::create(b, loc, warpGroup, constant(kWarpGroupRows));
+
+    std::string typeName = tf32                   ? "tf32"
+                           : elementType.isBF16() ? "bf16"
+                                                  : "f16";
+    std::string opcode = "wgmma.mma_async.sync.aligned.m64n" +
+                         std::to_string(instructionN) + "k" +
+                         std::to_string(kStep) + ".f32." + typeName + "." +
+                         typeName;
+    // The transpose immediates of f16 and bf16 (tf32 has none: K-major
+    // only): 1 for an operand stored MN-major.
+    auto transpose = [&](const DescriptorOperand &operand) -> std::string {
+      return tf32 ? "" : (operand.kMajor ? ", 0" : ", 1");
+    };
+    WgmmaStatement statement(instructions * perInstruction, acc);
+    Value rowBase;
+    if (registerA.empty())
+      rowBase =
+          arith::MulIOp::create(b, loc, warpGroup, constant(kWarpGroupRows));
+    // The other operand of a register-A product, through descriptors: B,
+    // or A's tile when the product is transposed.
+    const DescriptorOperand &shared =
+        registerA.empty() ? bOperand : (aRegisters ? bOperand : a);
     for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep) {
-      auto scaleOut = NVVM::WGMMAScaleOutAttr::get(
-          b.getContext(), gemm.getClear() && k0 == 0
-                              ? NVVM::WGMMAScaleOut::zero
-                              : NVVM::WGMMAScaleOut::one);
-      Value descA = descriptor(a, rowBase, /*mn0=*/0, k0);
+      std::string scale = gemm.getClear() && k0 == 0 ? "z" : "p";
+      std::string operandA;
+      if (registerA.empty()) {
+        operandA = statement.input(descriptor(a, rowBase, /*mn0=*/0, k0), "l");
+      } else {
+        operandA = "{";
+        for (auto [i, reg] : llvm::enumerate(registerA[k0 / kStep]))
+          operandA += (i ? "," : "") + statement.input(reg, "r");
+        operandA += "}";
+      }
       for (int64_t j = 0; j < instructions; ++j) {
-        Value descB =
-            descriptor(bOperand, Value(), /*mn0=*/j * instructionN, k0);
-        acc[j] = NVVM::WgmmaMmaAsyncOp::create(
-            b, loc, structType, acc[j], descA, descB, shape, typeAttr, typeAttr,
-            f32Type, scaleOut, scaleIn, scaleIn, layoutA, layoutB,
-            /*satfinite=*/nullptr);
+        std::string operandB = statement.input(
+            descriptor(shared, Value(), /*mn0=*/j * instructionN, k0), "l");
+        std::string text = opcode + " " +
+                           statement.accumulators(j * perInstruction,
+                                                  perInstruction) +
+                           ", " + operandA + ", " + operandB + ", " + scale +
+                           ", 1, 1";
+        text += registerA.empty() ? transpose(a) + transpose(bOperand)
+                                  : transpose(shared);
+        statement.addInstruction(text + ";", /*clears=*/scale == "z");
       }
     }
-    finish(c, acc);
+    finish(c, statement.build(b, loc));
   }
 
 private:
   /// Commits the MMAs and writes C's registers: after waiting for them,
   /// or, for a gemm left in flight, right away (the next iteration's MMAs
   /// are their only readers).
-  void finish(const FragmentRegisters &c, ArrayRef<Value> acc) {
+  void finish(const FragmentRegisters &c, SmallVector<Value> results) {
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    SmallVector<Value> results;
-    int64_t perInstruction = instructionN / 2;
-    for (Value instruction : acc)
-      for (int64_t i = 0; i < perInstruction; ++i)
-        results.push_back(
-            LLVM::ExtractValueOp::create(b, loc, instruction, i));
     if (gemm->hasAttr(kWgmmaInFlightAttr)) {
       // Left in flight (a rolled pipeline releases the stage one iteration
       // late): only the next iteration's MMAs read these registers. Wait
@@ -476,55 +550,6 @@ private:
     return {load(k, n), load(k, n8), load(k4, n), load(k4, n8)};
   }
 
-  /// One wgmma (m64nNk8 tf32, m64nNk16 f16 or bf16) with its A operand in
-  /// 4 registers (inline PTX: nvvm.wgmma.mma_async reads A from shared
-  /// memory only), accumulating into the struct `acc` (tied), scale-d 0
-  /// when `zero`.
-  Value mmaWithRegisterA(Value acc, ArrayRef<Value> aRegisters,
-                         Value descriptorB, bool zero) {
-    int64_t count = instructionN / 2;
-    SmallVector<Value> operands;
-    for (int64_t i = 0; i < count; ++i)
-      operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
-    llvm::append_range(operands, aRegisters);
-    operands.push_back(descriptorB);
-    operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                    zero ? 0 : 1));
-    std::string constraints, accumulators;
-    for (int64_t i = 0; i < count; ++i) {
-      constraints += "=f,";
-      accumulators += (i ? ",$" : "$") + std::to_string(i);
-    }
-    for (int64_t i = 0; i < count; ++i)
-      constraints += std::to_string(i) + ",";
-    constraints += "r,r,r,r,l,r";
-    int64_t first = 2 * count;
-    // tf32 takes no transpose; f16 and bf16 take B's (1: stored K x N).
-    std::string typeName = elementType.isF32()    ? "tf32"
-                           : elementType.isBF16() ? "bf16"
-                                                  : "f16";
-    std::string transposeB =
-        elementType.isF32() ? "" : (bOperand.kMajor ? ", 0" : ", 1");
-    std::string text =
-        "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(first + 5) +
-        ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-        std::to_string(instructionN) + "k" + std::to_string(kStep) +
-        ".f32." + typeName + "." + typeName + " {" + accumulators + "}, {$" +
-        std::to_string(first) + ",$" + std::to_string(first + 1) + ",$" +
-        std::to_string(first + 2) + ",$" + std::to_string(first + 3) +
-        "}, $" + std::to_string(first + 4) + ", p, 1, 1" + transposeB +
-        ";\n}";
-    auto type = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(count, b.getF32Type()));
-    return LLVM::InlineAsmOp::create(
-               b, loc, type, operands, b.getStringAttr(text),
-               b.getStringAttr(constraints), b.getUnitAttr(),
-               /*is_align_stack=*/nullptr,
-               LLVM::TailCallKindAttr::get(
-                   b.getContext(), LLVM::tailcallkind::TailCallKind::None),
-               /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
-        .getResult(0);
-  }
   Value constantI32(int32_t value) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
   }
