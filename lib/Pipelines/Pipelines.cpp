@@ -139,6 +139,11 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
   SCFToControlFlowPassOptions toCF;
   toCF.allowPatternRollback = false;
   gpuPm.addPass(createSCFToControlFlowPass(toCF));
+  // Fragments' registers as SSA values before the conversions: their loads
+  // and stores at constant indices were most of a tensor-core kernel's ops
+  // from here to LLVM's first SROA (docs/Pipeline.md, compile time).
+  if (options.promoteRegisters)
+    gpuPm.addPass(createTilePromoteRegisters());
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;

@@ -103,6 +103,12 @@ static cl::opt<bool> tmaStores(
              "TMA stores where the layout and the target allow it "
              "(--tma-stores=false: each thread stores its elements)"),
     cl::cat(category));
+static cl::opt<bool> promoteRegisters(
+    "promote-registers", cl::init(true),
+    cl::desc("Promote fragment registers and other per-thread buffers "
+             "accessed at constant indices to SSA values before the LLVM "
+             "conversion (--promote-registers=false: LLVM's SROA does it)"),
+    cl::cat(category));
 static cl::opt<unsigned> llvmOptLevel(
     "llvm-opt-level", cl::init(3),
     cl::desc("LLVM optimization level of the GPU code (0-3)"),
@@ -410,6 +416,7 @@ compileForTarget(ModuleOp module, mlir::tile::KernelOp kernel) {
       options.chip = chip;
       options.tma = tma;
       options.tmaStores = tmaStores;
+      options.promoteRegisters = promoteRegisters;
       options.optLevel = llvmOptLevel;
       options.strengthReduction = strengthReduction;
       options.llvmPasses = llvmPasses;

@@ -55,6 +55,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
                      "arguments through shared tiles and TMA stores where "
                      "the layout and the target allow it"),
       llvm::cl::init(true)};
+  Option<bool> promoteRegisters{
+      *this, "promote-registers",
+      llvm::cl::desc("Promote per-thread buffers accessed at constant "
+                     "indices (fragment registers) to SSA values before the "
+                     "LLVM conversion (tile-promote-registers)"),
+      llvm::cl::init(true)};
   Option<bool> testReleaseEarly{
       *this, "test-release-early",
       llvm::cl::desc("Testing the race check: warp-specialized consumers "
