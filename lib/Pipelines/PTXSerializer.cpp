@@ -16,8 +16,11 @@
 
 #include "PTXSerializer.h"
 
+#include "tile/Pipelines/Passes.h"
+
 #include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -34,15 +37,39 @@ const char *const tile::kLeanLLVMPasses =
     "slp-vectorizer,loop-mssa(licm<allowspeculation>),adce,dse,simplifycfg,"
     "div-rem-pairs),globaldce";
 
+// Each pass here was measured over the examples (callgrind of all 37 files,
+// docs/Pipeline.md, "Skipped LLVM passes"):
+// - slsr, the NVPTX backend's straight-line strength reduction: its time
+//   grows with the square of a basic block's length (ScalarEvolution::
+//   canReuseInstruction), most of the compile time of unrolled tensor-core
+//   kernels (tf32.mlir: 208 of 252 ms of the backend), and ptxas reduces the
+//   same address arithmetic.
+// - O3 passes that change none of the 60 example kernels' PTX, alone or
+//   together, and cost time: slp-vectorizer (tile-vectorize has formed the
+//   vectors; 125 M instructions over the examples), called-value-propagation
+//   (kernels make no indirect calls; 71 M), loop-load-elim (forwards stores
+//   to the next iteration's loads for the loop vectorizer; 93 M on
+//   layer_norm alone, a sixth of its compile), bdce (61 M), instsimplify and
+//   loop-instsimplify (InstCombine, which runs anyway, folds a superset;
+//   70 M), memcpyopt (22 M), function-attrs (one kernel per module, no
+//   callers; 19 M), aggressive-instcombine, loop-idiom, globalopt and
+//   tailcallelim (40 M together).
+const char *const tile::kDefaultSkippedLLVMPasses =
+    "slsr,slp-vectorizer,called-value-propagation,loop-load-elim,bdce,"
+    "instsimplify,loop-instsimplify,memcpyopt,function-attrs,"
+    "aggressive-instcombine,loop-idiom,globalopt,tailcallelim";
+
 namespace {
 
 class PTXSerializer : public NVVM::SerializeGPUModuleBase {
 public:
   PTXSerializer(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
-                const gpu::TargetOptions &options, StringRef llvmPasses)
+                const gpu::TargetOptions &options, StringRef llvmPasses,
+                const llvm::StringSet<> &skippedPasses)
       : SerializeGPUModuleBase(*module, target, options),
         llvmPasses(llvmPasses == "lean" ? StringRef(tile::kLeanLLVMPasses)
-                                        : llvmPasses) {}
+                                        : llvmPasses),
+        skippedPasses(skippedPasses) {}
 
 protected:
   /// The libraries (libdevice) only when the module calls a function it
@@ -59,8 +86,6 @@ protected:
   }
 
   LogicalResult optimizeModule(llvm::Module &module, int optLevel) override {
-    if (llvmPasses.empty())
-      return ModuleToObject::optimizeModule(module, optLevel);
     if (optLevel < 0 || optLevel > 3)
       return getOperation().emitError()
              << "invalid optimization level " << optLevel;
@@ -70,7 +95,20 @@ protected:
              << "no LLVM target machine for " << triple;
     // The backend's level, as upstream sets it.
     (*machine)->setOptLevel(static_cast<llvm::CodeGenOptLevel>(optLevel));
+    // Without a pipeline, the O level's default, as upstream runs it.
+    std::string pipeline =
+        llvmPasses.empty() ? "default<O" + std::to_string(optLevel) + ">"
+                           : llvmPasses;
 
+    // Skipped passes are named as in opt's -passes; the callback sees their
+    // class names, which the PassBuilder maps back.
+    llvm::PassInstrumentationCallbacks instrumentation;
+    instrumentation.registerShouldRunOptionalPassCallback(
+        [&](StringRef className, llvm::Any) {
+          return skippedPasses.empty() ||
+                 !skippedPasses.contains(
+                     instrumentation.getPassNameForClassName(className));
+        });
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
     llvm::CGSCCAnalysisManager sccs;
@@ -82,16 +120,17 @@ protected:
     tuning.LoopInterleaving = true;
     tuning.LoopVectorization = true;
     tuning.SLPVectorization = true;
-    llvm::PassBuilder builder(*machine, tuning);
+    llvm::PassBuilder builder(*machine, tuning, /*PGOOpt=*/std::nullopt,
+                              &instrumentation);
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);
     builder.registerLoopAnalyses(loops);
     builder.crossRegisterProxies(loops, functions, sccs, modules);
     llvm::ModulePassManager passes;
-    if (llvm::Error error = builder.parsePassPipeline(passes, llvmPasses))
+    if (llvm::Error error = builder.parsePassPipeline(passes, pipeline))
       return getOperation().emitError()
-             << "invalid LLVM pass pipeline '" << llvmPasses
+             << "invalid LLVM pass pipeline '" << pipeline
              << "': " << llvm::toString(std::move(error));
     passes.run(module, modules);
     return success();
@@ -114,14 +153,17 @@ protected:
 
 private:
   std::string llvmPasses;
+  const llvm::StringSet<> &skippedPasses;
 };
 
 } // namespace
 
 std::optional<SmallVector<char, 0>>
 tile::serializeToPTX(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
-                     const gpu::TargetOptions &options, StringRef llvmPasses) {
+                     const gpu::TargetOptions &options, StringRef llvmPasses,
+                     const llvm::StringSet<> &skippedPasses) {
   PTXSerializer::init();
-  PTXSerializer serializer(module, target, options, llvmPasses);
+  PTXSerializer serializer(module, target, options, llvmPasses,
+                           skippedPasses);
   return serializer.run();
 }

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tile {
 
@@ -23,12 +24,15 @@ extern const char *const kLeanLLVMPasses;
 
 /// Compiles `module` to PTX for `target`. `llvmPasses` is the LLVM IR
 /// pipeline (`opt -passes=` syntax, or `lean` for kLeanLLVMPasses); empty
-/// runs the target's O-level default pipeline, as upstream does. libdevice is
-/// linked only when the module calls a function it does not define. Errors are
-/// reported on the module; nullopt then.
+/// runs the target's O-level default pipeline, as upstream does, except
+/// the IR passes named (as opt names them) in `skippedPasses`; the
+/// backend's are skipped through the gate `options` sets on the module's
+/// context. libdevice is linked only when the module calls a function it
+/// does not define. Errors are reported on the module; nullopt then.
 std::optional<SmallVector<char, 0>>
 serializeToPTX(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
-               const gpu::TargetOptions &options, StringRef llvmPasses);
+               const gpu::TargetOptions &options, StringRef llvmPasses,
+               const llvm::StringSet<> &skippedPasses);
 
 } // namespace mlir::tile
 

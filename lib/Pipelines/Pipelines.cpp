@@ -160,7 +160,7 @@ void tile::buildGPUToPTXPipeline(OpPassManager &pm,
 
   TileSerializeToPTXOptions serialize;
   serialize.toolkitPath = findCudaPath(options);
-  serialize.strengthReduction = options.strengthReduction;
+  serialize.skipLLVMPasses = options.skipLLVMPasses;
   serialize.llvmPasses = options.llvmPasses;
   pm.addPass(createTileSerializeToPTX(serialize));
   if (!options.ptxOutput.empty()) {

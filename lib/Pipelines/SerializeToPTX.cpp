@@ -20,7 +20,13 @@
 #include "mlir/IR/Threading.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/OptBisect.h"
+#include "llvm/InitializePasses.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Pass.h"
+#include "llvm/PassInfo.h"
+#include "llvm/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
 
 #include <mutex>
@@ -36,31 +42,60 @@ using namespace mlir;
 
 namespace {
 
-/// Keeps the NVPTX backend's straight-line strength reduction from running.
-/// On the long unrolled blocks of tensor-core kernels it was most of the
-/// compile time (tf32.mlir: 208 of 252 ms of llc, under
-/// ScalarEvolution::canReuseInstruction, which grows with the square of a
-/// block's length), and ptxas reduces the same address arithmetic itself
-/// (docs/Pipeline.md has the measurements). The gate is LLVM's
-/// opt-bisect hook: every legacy pass asks it before running on a function.
-/// It defers to LLVM's own gate (`-opt-bisect-limit`, `-opt-disable`) for
-/// every other pass, so those options keep working.
-class SkipStrengthReduction : public llvm::OptPassGate {
+/// Legacy passes register when first created: registers the backend's IR
+/// and machine passes now, so that their names are known before they run
+/// (idempotent).
+static void initializeBackendPasses() {
+  llvm::PassRegistry &registry = *llvm::PassRegistry::getPassRegistry();
+  llvm::initializeCore(registry);
+  llvm::initializeScalarOpts(registry);
+  llvm::initializeTransformUtils(registry);
+  llvm::initializeCodeGen(registry);
+}
+
+/// Skips the backend's (legacy pass manager's) passes named in `arguments`.
+/// The gate is LLVM's opt-bisect hook: every legacy pass asks it before
+/// running on a function, with its argument (`slsr`, as llc's
+/// `-opt-disable=slsr` names it). It defers to LLVM's own gate
+/// (`-opt-bisect-limit`, `-opt-disable`) for every other pass, so those
+/// options keep working. Read-only once built: one gate serves every module
+/// compiled in parallel.
+class SkipBackendPasses : public llvm::OptPassGate {
 public:
+  /// Loop passes ask with their name ("Loop Strength Reduction"), others
+  /// with their argument ("slsr"): both are recorded for each argument.
+  explicit SkipBackendPasses(const llvm::StringSet<> &arguments) {
+    initializeBackendPasses();
+    llvm::PassRegistry &registry = *llvm::PassRegistry::getPassRegistry();
+    for (const auto &argument : arguments) {
+      skipped.insert(argument.getKey());
+      if (const llvm::PassInfo *info = registry.getPassInfo(argument.getKey()))
+        skipped.insert(info->getPassName());
+    }
+  }
   bool isEnabled() const override { return true; }
-  /// LLVM 22's legacy passes give their argument (`slsr`, as for llc's
-  /// `-opt-disable=slsr`); older ones gave their description.
   bool shouldRunPass(StringRef passName,
                      StringRef description) const override {
-    if (passName == "slsr" || passName == "Straight line strength reduction")
+    if (skipped.contains(passName))
       return false;
     const llvm::OptPassGate &global = llvm::getGlobalPassGate();
     return !global.isEnabled() || global.shouldRunPass(passName, description);
   }
+
+private:
+  llvm::StringSet<> skipped;
 };
 
-/// Stateless, so one gate serves every module compiled in parallel.
-static SkipStrengthReduction skipStrengthReduction;
+/// Whether LLVM knows a pass by `name`: an IR pass of the new pass manager
+/// (opt's -passes names) or a legacy pass (the backend's, llc's names).
+static bool isLLVMPassName(StringRef name) {
+  llvm::PassBuilder builder;
+  llvm::ModulePassManager passes;
+  if (!builder.parsePassPipeline(passes, name))
+    return true; // Parsed (an llvm::Error converts to true on failure).
+  initializeBackendPasses();
+  return llvm::PassRegistry::getPassRegistry()->getPassInfo(name) != nullptr;
+}
 
 /// The objects of one module, one per target.
 using Objects = SmallVector<Attribute>;
@@ -70,7 +105,7 @@ using Objects = SmallVector<Attribute>;
 /// module).
 static std::optional<Objects>
 serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options,
-                StringRef llvmPasses) {
+                StringRef llvmPasses, const llvm::StringSet<> &skippedPasses) {
   ArrayAttr targets = module.getTargetsAttr();
   if (!targets || targets.empty()) {
     module.emitError("the gpu.module has no target attribute: run "
@@ -82,7 +117,8 @@ serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options,
     auto target = cast<gpu::TargetAttrInterface>(attr);
     std::optional<SmallVector<char, 0>> serialized;
     if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr))
-      serialized = tile::serializeToPTX(module, nvvm, options, llvmPasses);
+      serialized = tile::serializeToPTX(module, nvvm, options, llvmPasses,
+                                          skippedPasses);
     else
       serialized = target.serializeToObject(module, options);
     if (!serialized) {
@@ -177,18 +213,33 @@ struct TileSerializeToPTX
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp gpuModule : gpuModules)
       externalizeDynamicSharedMemory(gpuModule);
+    llvm::StringSet<> skippedPasses;
+    SmallVector<StringRef> names;
+    StringRef(skipLLVMPasses).split(names, ',', /*MaxSplit=*/-1,
+                                    /*KeepEmpty=*/false);
+    for (StringRef name : names) {
+      name = name.trim();
+      if (!isLLVMPassName(name)) {
+        mlir::emitError(module.getLoc(), "skip-llvm-passes: '")
+            << name
+            << "' is not an LLVM pass (names as opt's -passes or llc's "
+               "-opt-disable give them, e.g. slp-vectorizer, loop-reduce)";
+        return signalPassFailure();
+      }
+      skippedPasses.insert(name);
+    }
     // Each module is translated into an LLVMContext of its own; the gate is
     // set on it before the LLVM pipelines run.
-    auto gateStrengthReduction = [](llvm::Module &llvmModule) {
-      llvmModule.getContext().setOptPassGate(skipStrengthReduction);
+    SkipBackendPasses gate(skippedPasses);
+    auto setGate = [&](llvm::Module &llvmModule) {
+      llvmModule.getContext().setOptPassGate(gate);
     };
     gpu::TargetOptions options(
         toolkitPath, /*librariesToLink=*/{},
         /*cmdOptions=*/"", /*elfSection=*/"", gpu::CompilationTarget::Assembly,
         /*getSymbolTableCallback=*/{},
-        strengthReduction
-            ? function_ref<void(llvm::Module &)>()
-            : function_ref<void(llvm::Module &)>(gateStrengthReduction));
+        skippedPasses.empty() ? function_ref<void(llvm::Module &)>()
+                              : function_ref<void(llvm::Module &)>(setGate));
 
     // Diagnostics from the workers are reported in module order. An error
     // fails the pass even when the target goes on (a missing libdevice).
@@ -203,8 +254,8 @@ struct TileSerializeToPTX
       ParallelDiagnosticHandler diagnostics(context);
       parallelFor(context, 0, gpuModules.size(), [&](size_t index) {
         diagnostics.setOrderIDForThread(index);
-        results[index] =
-            serializeModule(gpuModules[index], options, passes);
+        results[index] = serializeModule(gpuModules[index], options, passes,
+                                         skippedPasses);
         diagnostics.eraseOrderIDForThread();
       });
     }

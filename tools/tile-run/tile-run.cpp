@@ -118,11 +118,11 @@ static cl::opt<std::string> llvmPasses(
     cl::desc("LLVM IR pipeline of the GPU code, in opt's -passes syntax, or "
              "'lean' (default: --llvm-opt-level's default pipeline)"),
     cl::cat(category));
-static cl::opt<bool> strengthReduction(
-    "strength-reduction", cl::init(false),
-    cl::desc("Run the NVPTX backend's straight-line strength reduction "
-             "(off by default: slow on long blocks, and ptxas does the "
-             "same)"),
+static cl::opt<std::string> skipLLVMPasses(
+    "skip-llvm-passes", cl::init(mlir::tile::kDefaultSkippedLLVMPasses),
+    cl::desc("Comma-separated LLVM passes not to run on the GPU code, by "
+             "their opt or llc names (default: those that cost compile "
+             "time and give nothing on tile kernels; '': run all)"),
     cl::cat(category));
 static cl::opt<TargetChoice> target(
     "target", cl::init(TargetChoice::Auto),
@@ -418,7 +418,7 @@ compileForTarget(ModuleOp module, mlir::tile::KernelOp kernel) {
       options.tmaStores = tmaStores;
       options.promoteRegisters = promoteRegisters;
       options.optLevel = llvmOptLevel;
-      options.strengthReduction = strengthReduction;
+      options.skipLLVMPasses = skipLLVMPasses;
       options.llvmPasses = llvmPasses;
       return GPUTarget::compile(module, options, std::move(*device));
     }

@@ -13,6 +13,11 @@
 
 namespace mlir::tile {
 
+/// The LLVM passes tile-serialize-to-ptx skips unless told otherwise
+/// (`skip-llvm-passes`), comma-separated; lib/Pipelines/PTXSerializer.cpp
+/// gives the measurements behind each.
+extern const char *const kDefaultSkippedLLVMPasses;
+
 #define GEN_PASS_DECL
 #include "tile/Pipelines/Passes.h.inc"
 

@@ -26,17 +26,20 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
     lib/Pipelines/PTXSerializer.cpp). libdevice is linked only into modules
     that call a function they do not define.
 
-    The NVPTX backend's straight-line strength reduction is skipped unless
-    `strength-reduction` is set: its time grows with the square of a basic
-    block's length, which made it most of the compile time of unrolled
-    tensor-core kernels, and ptxas strength-reduces the same addresses.
+    The LLVM passes named in `skip-llvm-passes` do not run, in the IR
+    pipeline (names as in opt's `-passes`) or the NVPTX backend (names as
+    in llc's `-opt-disable`). The default list holds the passes measured to
+    cost compile time and give nothing on tile kernels
+    (`tile::kDefaultSkippedLLVMPasses`, lib/Pipelines/PTXSerializer.cpp
+    says why for each); an empty list runs them all.
   }];
   let options = [
     Option<"toolkitPath", "toolkit", "std::string", "\"\"",
            "CUDA toolkit whose libdevice is linked when needed">,
-    Option<"strengthReduction", "strength-reduction", "bool", "false",
-           "Run the NVPTX backend's straight-line strength reduction (off: "
-           "quadratic in a block's length, and ptxas does the same)">,
+    Option<"skipLLVMPasses", "skip-llvm-passes", "std::string",
+           "::mlir::tile::kDefaultSkippedLLVMPasses",
+           "Comma-separated LLVM passes not to run (IR pipeline and "
+           "backend names; empty: run all)">,
     Option<"llvmPasses", "llvm-passes", "std::string", "\"\"",
            "LLVM IR pipeline, in opt's -passes syntax, or 'lean' (empty: "
            "the O level's default pipeline)">

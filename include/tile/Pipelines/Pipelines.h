@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "tile/Pipelines/Passes.h"
 
 #include <array>
 #include <optional>
@@ -66,11 +67,12 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
       llvm::cl::desc("Testing the race check: warp-specialized consumers "
                      "release each stage before the MMAs reading it retire"),
       llvm::cl::init(false)};
-  Option<bool> strengthReduction{
-      *this, "strength-reduction",
-      llvm::cl::desc("Run the NVPTX backend's straight-line strength "
-                     "reduction (slow on long blocks; ptxas does the same)"),
-      llvm::cl::init(false)};
+  Option<std::string> skipLLVMPasses{
+      *this, "skip-llvm-passes",
+      llvm::cl::desc("Comma-separated LLVM passes not to run, by their opt "
+                     "or llc names (default: those that cost compile time "
+                     "and give nothing here; empty: run all)"),
+      llvm::cl::init(kDefaultSkippedLLVMPasses)};
   Option<std::string> ptxOutput{
       *this, "ptx-output",
       llvm::cl::desc("Also write the PTX to this file ('-': standard output); "

@@ -1,0 +1,82 @@
+// skip-llvm-passes names LLVM passes that do not run; the default list
+// (tile::kDefaultSkippedLLVMPasses) holds those that cost compile time and
+// give nothing on tile kernels.
+//
+// The backend's (legacy) passes: the NVPTX backend's straight-line strength
+// reduction is skipped by default, so x[t * s], x[(t + 1) * s], ... keep
+// their own multiplies (ptxas reduces them; the pass cost most of the
+// compile time of unrolled tensor-core kernels). With an empty list it runs
+// and the later addresses are built by adding s * 4 to the previous one.
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.default.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=OFF < %t.default.strided.ptx
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes= ptx-output=%t.all.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=ON < %t.all.strided.ptx
+//
+// The IR pipeline's (new pass manager) passes, named as opt names them: the
+// loop of @summed is unrolled by default, not when the unrollers are
+// skipped.
+// RUN: FileCheck %s --check-prefix=UNROLLED < %t.default.summed.ptx
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=loop-unroll-full,loop-unroll ptx-output=%t.rolled.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=ROLLED < %t.rolled.summed.ptx
+//
+// A name LLVM does not know is an error, not silently ignored.
+// RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=slsr,slp-vectoriser' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: skip-llvm-passes: 'slp-vectoriser' is not an LLVM pass
+
+// OFF-LABEL: .entry strided(
+// OFF-COUNT-3: mul.lo.s64
+// OFF-NOT: mul.lo.s64
+// OFF: ld.global.b32
+// ON-LABEL: .entry strided(
+// ON: mul.lo.s64
+// ON-NOT: mul.lo.s64
+// ON: shl.b64 [[STRIDE:%rd[0-9]+]], %rd{{[0-9]+}}, 2;
+// ON: add.s64 [[NEXT:%rd[0-9]+]], %rd{{[0-9]+}}, [[STRIDE]];
+// ON-NEXT: ld.global.b32 %r{{[0-9]+}}, [[[NEXT]]];
+tile.kernel @strided(%x: memref<?xf32>, %y: memref<?xf32>, %s: index) grid [1] threads [32] {
+  %t = tile.thread_id x
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %i1 = arith.addi %t, %c1 : index
+  %i2 = arith.addi %t, %c2 : index
+  %i3 = arith.addi %t, %c3 : index
+  %o0 = arith.muli %t, %s : index
+  %o1 = arith.muli %i1, %s : index
+  %o2 = arith.muli %i2, %s : index
+  %o3 = arith.muli %i3, %s : index
+  %a = memref.load %x[%o0] : memref<?xf32>
+  %b = memref.load %x[%o1] : memref<?xf32>
+  %c = memref.load %x[%o2] : memref<?xf32>
+  %d = memref.load %x[%o3] : memref<?xf32>
+  %ab = arith.addf %a, %b : f32
+  %cd = arith.addf %c, %d : f32
+  %r = arith.addf %ab, %cd : f32
+  memref.store %r, %y[%t] : memref<?xf32>
+}
+
+// UNROLLED-LABEL: .entry summed(
+// UNROLLED-NOT: bra
+// UNROLLED-COUNT-4: ld.global.b32
+// UNROLLED-NOT: bra
+// UNROLLED: ret;
+// ROLLED-LABEL: .entry summed(
+// ROLLED: ld.global.b32
+// ROLLED-NOT: ld.global.b32
+// ROLLED: bra
+tile.kernel @summed(%x: memref<?xf32>, %y: memref<?xf32>) grid [1] threads [32] {
+  %t = tile.thread_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %o = arith.muli %i, %c32 : index
+    %j = arith.addi %o, %t : index
+    %v = memref.load %x[%j] : memref<?xf32>
+    %n = arith.addf %acc, %v : f32
+    scf.yield %n : f32
+  }
+  memref.store %sum, %y[%t] : memref<?xf32>
+}
