@@ -234,25 +234,33 @@ private:
   SmallVector<Program, 4> programs;
 };
 
-/// The coordinates of every (thread, register) of `layout`, evaluated once.
+/// The coordinates of every (thread, register) of a layout, evaluated once:
+/// for a LayoutAttr, the context's memo (LayoutQueryCache).
 struct CoordinateTable {
-  explicit CoordinateTable(LayoutAttr layout)
-      : registers(layout.getRegisters()), rank(layout.getShape().size()),
-        values(LayoutEvaluator(layout.getMap())
-                   .table(layout.getThreads(), layout.getRegisters())) {}
+  explicit CoordinateTable(LayoutAttr layout);
   CoordinateTable(AffineMap map, int64_t threads, int64_t registers)
       : registers(registers), rank(map.getNumResults()),
-        values(LayoutEvaluator(map).table(threads, registers)) {}
+        values(std::make_shared<const std::vector<int64_t>>(
+            LayoutEvaluator(map).table(threads, registers))) {}
 
   ArrayRef<int64_t> operator()(int64_t thread, int64_t reg) const {
-    return ArrayRef<int64_t>(values).slice((thread * registers + reg) * rank,
-                                           rank);
+    return ArrayRef<int64_t>(*values).slice((thread * registers + reg) * rank,
+                                            rank);
   }
 
   int64_t registers, rank;
-  std::vector<int64_t> values;
+  std::shared_ptr<const std::vector<int64_t>> values;
 };
 } // namespace
+
+/// The context's memo of layout queries.
+static LayoutQueryCache &getLayoutQueryCache(LayoutAttr layout) {
+  return cast<TileDialect>(layout.getDialect()).getLayoutQueryCache();
+}
+
+CoordinateTable::CoordinateTable(LayoutAttr layout)
+    : registers(layout.getRegisters()), rank(layout.getShape().size()),
+      values(getLayoutQueryCache(layout).getCoordinates(layout)) {}
 
 SmallVector<int64_t> LayoutAttr::getCoordinates(int64_t thread,
                                                 int64_t registerIndex) const {
@@ -485,37 +493,75 @@ LayoutAttr tile::getReducedLayout(LayoutAttr layout, int64_t dim) {
                          AffineMap::get(2, 0, results, context));
 }
 
-std::shared_ptr<const std::vector<int64_t>>
-LayoutQueryCache::getHeldElements(LayoutAttr layout) {
+static std::optional<SmallVector<int64_t>>
+computeRegisterMapping(LayoutAttr from, LayoutAttr to);
+static int64_t computeContiguousRun(LayoutAttr layout, int64_t maxRun);
+
+template <typename Map, typename Compute>
+typename Map::mapped_type
+LayoutQueryCache::lookupOrCompute(Map &memo, const typename Map::key_type &key,
+                                  Compute compute) {
   {
     llvm::sys::SmartScopedLock<true> lock(mutex);
-    auto it = held.find(layout);
-    if (it != held.end())
+    auto it = memo.find(key);
+    if (it != memo.end())
       return it->second;
   }
-  // Computed outside the lock; two threads asking at once both compute it.
-  auto elements = std::make_shared<std::vector<int64_t>>();
-  elements->reserve(layout.getThreads() * layout.getRegisters());
-  CoordinateTable coordinatesOf(layout);
-  for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
-    for (int64_t reg = 0; reg < layout.getRegisters(); ++reg)
-      elements->push_back(
-          linearize(coordinatesOf(thread, reg), layout.getShape()));
+  typename Map::mapped_type value = compute();
   llvm::sys::SmartScopedLock<true> lock(mutex);
-  return held.try_emplace(layout, std::move(elements)).first->second;
+  return memo.try_emplace(key, std::move(value)).first->second;
+}
+
+std::shared_ptr<const std::vector<int64_t>>
+LayoutQueryCache::getCoordinates(LayoutAttr layout) {
+  return lookupOrCompute(coordinates, layout, [&] {
+    return std::make_shared<const std::vector<int64_t>>(
+        LayoutEvaluator(layout.getMap())
+            .table(layout.getThreads(), layout.getRegisters()));
+  });
+}
+
+std::shared_ptr<const std::vector<int64_t>>
+LayoutQueryCache::getHeldElements(LayoutAttr layout) {
+  return lookupOrCompute(held, layout, [&] {
+    auto elements = std::make_shared<std::vector<int64_t>>();
+    elements->reserve(layout.getThreads() * layout.getRegisters());
+    CoordinateTable coordinatesOf(layout);
+    for (int64_t thread = 0; thread < layout.getThreads(); ++thread)
+      for (int64_t reg = 0; reg < layout.getRegisters(); ++reg)
+        elements->push_back(
+            linearize(coordinatesOf(thread, reg), layout.getShape()));
+    return std::shared_ptr<const std::vector<int64_t>>(std::move(elements));
+  });
+}
+
+std::optional<SmallVector<int64_t>>
+LayoutQueryCache::getRegisterMapping(LayoutAttr from, LayoutAttr to) {
+  return lookupOrCompute(registerMappings, {from, to},
+                         [&] { return computeRegisterMapping(from, to); });
+}
+
+int64_t LayoutQueryCache::getContiguousRun(LayoutAttr layout,
+                                           int64_t maxRun) {
+  return lookupOrCompute(contiguousRuns, {layout, maxRun}, [&] {
+    return computeContiguousRun(layout, maxRun);
+  });
 }
 
 /// The row-major linear index of the element each (thread, register)
 /// holds, thread-major, from the context's memo.
 static std::shared_ptr<const std::vector<int64_t>>
 getHeldElements(LayoutAttr layout) {
-  return cast<TileDialect>(layout.getDialect())
-      .getLayoutQueryCache()
-      .getHeldElements(layout);
+  return getLayoutQueryCache(layout).getHeldElements(layout);
 }
 
 std::optional<SmallVector<int64_t>> tile::mapRegisters(LayoutAttr from,
                                                        LayoutAttr to) {
+  return getLayoutQueryCache(from).getRegisterMapping(from, to);
+}
+
+static std::optional<SmallVector<int64_t>>
+computeRegisterMapping(LayoutAttr from, LayoutAttr to) {
   if (from.getShape() != to.getShape() || from.getThreads() != to.getThreads())
     return std::nullopt;
   int64_t threads = from.getThreads();
@@ -670,6 +716,10 @@ std::optional<MatrixBlocks> tile::getMatrixBlocks(LayoutAttr layout) {
 }
 
 int64_t tile::getContiguousRun(LayoutAttr layout, int64_t maxRun) {
+  return getLayoutQueryCache(layout).getContiguousRun(layout, maxRun);
+}
+
+static int64_t computeContiguousRun(LayoutAttr layout, int64_t maxRun) {
   int64_t registers = layout.getRegisters();
   CoordinateTable coordinatesOf(layout);
   for (int64_t run = llvm::PowerOf2Ceil(maxRun); run > 1; run /= 2) {

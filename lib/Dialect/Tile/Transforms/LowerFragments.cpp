@@ -44,10 +44,19 @@ static constexpr int64_t kMaxVectorBytes = 16;
 // FragmentRegisters
 //===----------------------------------------------------------------------===//
 
+Value IndexConstants::get(Location loc, int64_t value) {
+  auto [it, inserted] = constants.try_emplace(value);
+  if (inserted)
+    it->second = arith::ConstantIndexOp::create(builder, loc, value);
+  return it->second;
+}
+
 SmallVector<Value> FragmentRegisters::indices(OpBuilder &builder, Location loc,
                                               int64_t reg) const {
   int64_t rank = cast<MemRefType>(buffer.getType()).getRank();
   auto constant = [&](int64_t value) -> Value {
+    if (constants)
+      return constants->get(loc, value);
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   if (!slots.slotOf.empty()) {
@@ -145,6 +154,7 @@ public:
     OpBuilder builder(kernel.getContext());
     builder.setInsertionPointToStart(&body);
     thread = buildLinearThreadId(builder, kernel.getLoc(), kernel);
+    indexConstants.emplace(body);
     for (AllocFragmentOp alloc : allocations) {
       LayoutAttr layout = alloc.getLayoutAttr();
       if (!layout)
@@ -153,7 +163,7 @@ public:
       MemRefType type = alloc.getResult().getType();
       int64_t maxRun = std::max<int64_t>(
           1, kMaxVectorBytes / getBufferElementBytes(type.getElementType()));
-      FragmentRegisters fragment{Value(), layout, 1, {}};
+      FragmentRegisters fragment{Value(), layout, 1, {}, &*indexConstants};
       SmallVector<int64_t> shape;
       if (isReplicated(layout)) {
         fragment.slots = getSlots(layout);
@@ -759,6 +769,8 @@ private:
   /// The threads that run the op being lowered.
   int64_t runningThreads = 0;
   Value thread;
+  /// The register indices of the kernel being lowered.
+  std::optional<IndexConstants> indexConstants;
   DenseMap<Value, FragmentRegisters> registers;
   DenseMap<std::pair<Attribute, Attribute>, std::optional<SmallVector<int64_t>>>
       registerMappings;

@@ -24,16 +24,42 @@ namespace mlir::tile {
 /// layout, one per context (TileDialect::getLayoutQueryCache): lowering a
 /// kernel asks for the same few layouts dozens of times (an attention
 /// kernel: 28 enumerations of 5 layouts, 32k elements each, a third of
-/// tile-lower-fragments' time). Thread-safe: kernels lower in parallel.
+/// tile-lower-fragments' time; then 24 contiguous-run queries and 540
+/// register mappings of the same layouts, half of what was left).
+/// Thread-safe: kernels lower in parallel. A value is computed outside the
+/// lock; two threads asking at once both compute it, and the first stored
+/// is kept.
 class LayoutQueryCache {
 public:
+  /// The coordinates of every (thread, register) of `layout`, thread-major
+  /// then register, one coordinate per dimension each, computed once.
+  std::shared_ptr<const std::vector<int64_t>> getCoordinates(LayoutAttr layout);
+
   /// The row-major linear index of the element each (thread, register) of
   /// `layout` holds, thread-major (-1 outside the tile), computed once.
   std::shared_ptr<const std::vector<int64_t>> getHeldElements(LayoutAttr layout);
 
+  /// mapRegisters(from, to), computed once per pair.
+  std::optional<SmallVector<int64_t>> getRegisterMapping(LayoutAttr from,
+                                                         LayoutAttr to);
+
+  /// getContiguousRun(layout, maxRun), computed once per pair.
+  int64_t getContiguousRun(LayoutAttr layout, int64_t maxRun);
+
 private:
+  /// The memoized value of `key` in `memo`, from `compute` the first time.
+  template <typename Map, typename Compute>
+  typename Map::mapped_type lookupOrCompute(Map &memo,
+                                            const typename Map::key_type &key,
+                                            Compute compute);
+
   llvm::sys::SmartMutex<true> mutex;
+  DenseMap<Attribute, std::shared_ptr<const std::vector<int64_t>>> coordinates;
   DenseMap<Attribute, std::shared_ptr<const std::vector<int64_t>>> held;
+  DenseMap<std::pair<Attribute, Attribute>,
+           std::optional<SmallVector<int64_t>>>
+      registerMappings;
+  DenseMap<std::pair<Attribute, int64_t>, int64_t> contiguousRuns;
 };
 
 /// Rows and columns of one `mma.sync` accumulator tile (m16n8).

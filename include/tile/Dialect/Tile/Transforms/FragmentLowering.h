@@ -13,6 +13,23 @@
 
 namespace mlir::tile {
 
+/// The index constants that address registers, created once per kernel at
+/// the start of its body (which dominates every use: tile.kernel is the
+/// only op isolated from above) rather than at each access: an attention
+/// kernel addresses registers tens of thousands of times, and each
+/// constant created costs as much as a dozen ops that use it.
+class IndexConstants {
+public:
+  explicit IndexConstants(Block &kernelBody)
+      : builder(&kernelBody, kernelBody.begin()) {}
+  /// The `index` constant `value`.
+  Value get(Location loc, int64_t value);
+
+private:
+  OpBuilder builder;
+  DenseMap<int64_t, Value> constants;
+};
+
 /// A fragment as one thread's registers: a `tile.alloc_local` of the
 /// fragment's rank, shaped `[registers / run, 1, ..., 1, run]` (rank 1:
 /// `[registers]`), so that a run of registers contiguous in the tile is a
@@ -28,6 +45,9 @@ struct FragmentRegisters {
   /// they share one slot, and the buffer is `[slots, 1, ..., 1]` (run 1).
   /// Empty: each register its own.
   RegisterSlots slots;
+  /// Where indices() takes its constants from (null: created at the
+  /// builder's insertion point).
+  IndexConstants *constants = nullptr;
   /// The registers that code must visit once each: the first register of
   /// every slot.
   SmallVector<int64_t> storedRegisters() const;
