@@ -15,15 +15,38 @@ func.func @nothing_to_expand(%m: memref<8xf32>) -> f32 {
 
 // -----
 
-// A subview: expand-strided-metadata runs (a reinterpret_cast of the
-// source's base with the offset computed).
+// A subview: expand-strided-metadata's patterns run (a reinterpret_cast of
+// the source's base with the offset computed), on the subview and what
+// they create only: the other ops are not folded.
 // CHECK-LABEL: func.func @subview
 // CHECK: memref.extract_strided_metadata
 // CHECK: memref.reinterpret_cast
 // CHECK-NOT: memref.subview
+// CHECK: %[[SUM:.*]] = arith.addi %c1, %c2 : index
+// CHECK: memref.load %{{.*}}[%[[SUM]]]
 func.func @subview(%m: memref<8x8xf32>, %i: index) -> f32 {
-  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %row = memref.subview %m[%i, 0] [1, 8] [1, 1] : memref<8x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+  %j = arith.addi %c1, %c2 : index
+  %v = memref.load %row[%j] : memref<8xf32, strided<[1], offset: ?>>
+  return %v : f32
+}
+
+// -----
+
+// A subview of a subview: the patterns reach the ops they create and the
+// uses of what they replace (the inner subview's metadata), down to one
+// reinterpret_cast of the base.
+// CHECK-LABEL: func.func @nested_subview
+// CHECK-NOT: memref.subview
+// CHECK: memref.reinterpret_cast
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: memref.load
+func.func @nested_subview(%m: memref<8x8x8xf32>, %i: index, %j: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %plane = memref.subview %m[%i, 0, 0] [1, 8, 8] [1, 1, 1] : memref<8x8x8xf32> to memref<8x8xf32, strided<[8, 1], offset: ?>>
+  %row = memref.subview %plane[%j, 0] [1, 8] [1, 1] : memref<8x8xf32, strided<[8, 1], offset: ?>> to memref<8xf32, strided<[1], offset: ?>>
   %v = memref.load %row[%c0] : memref<8xf32, strided<[1], offset: ?>>
   return %v : f32
 }

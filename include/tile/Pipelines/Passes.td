@@ -86,12 +86,14 @@ def TileExpandViewsAndTransfers : Pass<"tile-expand-views-and-transfers"> {
   let summary = "expand-strided-metadata and convert-vector-to-scf, run only "
                 "where their patterns apply";
   let description = [{
-    Runs the upstream `expand-strided-metadata` pass when the IR holds an op
-    one of its patterns is rooted at, and `convert-vector-to-scf` when it
-    holds a vector transfer, gather or scatter; otherwise neither. Both
+    Applies the upstream `expand-strided-metadata` patterns when the IR
+    holds an op one of them is rooted at, to those ops and the ones they
+    create only, and runs `convert-vector-to-scf` when it holds a vector
+    transfer, gather or scatter; otherwise neither. The upstream passes
     drive their patterns greedily over every op of a module, folding each
     and simplifying regions: on a wgmma kernel of 2,600 ops without a view
-    or a transfer they took a twentieth of the compile time for nothing.
+    or a transfer they took a twentieth of the compile time for nothing,
+    and on an attention kernel (three subviews among 10k ops) 4% of it.
   }];
 }
 
