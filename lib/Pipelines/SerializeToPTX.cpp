@@ -217,8 +217,15 @@ struct TileSerializeToPTX
     SmallVector<StringRef> names;
     StringRef(skipLLVMPasses).split(names, ',', /*MaxSplit=*/-1,
                                     /*KeepEmpty=*/false);
-    for (StringRef name : names) {
-      name = name.trim();
+    // `default` stands for the default list, to add passes to it.
+    SmallVector<StringRef> defaults;
+    StringRef(tile::kDefaultSkippedLLVMPasses).split(defaults, ',');
+    for (size_t i = 0; i < names.size(); ++i) {
+      StringRef name = names[i].trim();
+      if (name == "default") {
+        names.append(defaults.begin(), defaults.end());
+        continue;
+      }
       if (!isLLVMPassName(name)) {
         mlir::emitError(module.getLoc(), "skip-llvm-passes: '")
             << name

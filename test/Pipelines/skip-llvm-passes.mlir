@@ -18,6 +18,12 @@
 // RUN: FileCheck %s --check-prefix=UNROLLED < %t.default.summed.ptx
 // RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=loop-unroll-full,loop-unroll ptx-output=%t.rolled.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=ROLLED < %t.rolled.summed.ptx
+// RUN: FileCheck %s --check-prefix=ON < %t.rolled.strided.ptx
+//
+// `default` stands for the default list: passes added to it.
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=default,loop-unroll-full,loop-unroll ptx-output=%t.added.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=ROLLED < %t.added.summed.ptx
+// RUN: FileCheck %s --check-prefix=OFF < %t.added.strided.ptx
 //
 // A name LLVM does not know is an error, not silently ignored.
 // RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=slsr,slp-vectoriser' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN

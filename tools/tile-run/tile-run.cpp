@@ -122,7 +122,8 @@ static cl::opt<std::string> skipLLVMPasses(
     "skip-llvm-passes", cl::init(mlir::tile::kDefaultSkippedLLVMPasses),
     cl::desc("Comma-separated LLVM passes not to run on the GPU code, by "
              "their opt or llc names (default: those that cost compile "
-             "time and give nothing on tile kernels; '': run all)"),
+             "time and give nothing on tile kernels; 'default' in the "
+             "list stands for it, as in default,loop-reduce; '': run all)"),
     cl::cat(category));
 static cl::opt<TargetChoice> target(
     "target", cl::init(TargetChoice::Auto),

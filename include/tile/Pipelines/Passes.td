@@ -31,7 +31,8 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
     in llc's `-opt-disable`). The default list holds the passes measured to
     cost compile time and give nothing on tile kernels
     (`tile::kDefaultSkippedLLVMPasses`, lib/Pipelines/PTXSerializer.cpp
-    says why for each); an empty list runs them all.
+    says why for each); an empty list runs them all, and `default` in the
+    list stands for the default list (`default,loop-reduce` adds LSR).
   }];
   let options = [
     Option<"toolkitPath", "toolkit", "std::string", "\"\"",
@@ -39,7 +40,7 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
     Option<"skipLLVMPasses", "skip-llvm-passes", "std::string",
            "::mlir::tile::kDefaultSkippedLLVMPasses",
            "Comma-separated LLVM passes not to run (IR pipeline and "
-           "backend names; empty: run all)">,
+           "backend names; 'default': the default list; empty: run all)">,
     Option<"llvmPasses", "llvm-passes", "std::string", "\"\"",
            "LLVM IR pipeline, in opt's -passes syntax, or 'lean' (empty: "
            "the O level's default pipeline)">

@@ -71,7 +71,8 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
       *this, "skip-llvm-passes",
       llvm::cl::desc("Comma-separated LLVM passes not to run, by their opt "
                      "or llc names (default: those that cost compile time "
-                     "and give nothing here; empty: run all)"),
+                     "and give nothing here; 'default' in the list stands "
+                     "for it; empty: run all)"),
       llvm::cl::init(kDefaultSkippedLLVMPasses)};
   Option<std::string> ptxOutput{
       *this, "ptx-output",
