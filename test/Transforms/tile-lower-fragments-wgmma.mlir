@@ -142,6 +142,29 @@ tile.kernel @wgmma_tf32_transposed(%C: memref<64x64xf32>) grid [1] threads [128]
 
 // -----
 
+// A tf32 gemm whose tiles other threads have rounded and fenced
+// (tile.tf32_rounded: a warp-specialized producer's rounding warps) and only
+// TMA wrote (tile.tma_operands): no barrier, no rounding in place, no
+// fence; B^T's registers are still loaded and rounded by each thread.
+// CHECK-LABEL: tile.kernel @wgmma_tf32_rounded
+// CHECK-NOT: tile.barrier
+// CHECK-NOT: vector.store
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: memref.load
+// CHECK-NEXT: nvvm.convert.float.to.tf32 {{.+}}rna
+// CHECK-NOT: tile.barrier
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+tile.kernel @wgmma_tf32_rounded(%C: memref<64x64xf32>) grid [1] threads [128] {
+  %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear, lowering = #tile.gemm_lowering<wgmma>, tile.tf32_rounded, tile.tma_operands} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<32x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf32>
+}
+
+// -----
+
 // A fragment A (attention's P): the m64nNk16 A fragment of each warp is the
 // mma.sync m16n8k16 one, which P's layout (the accumulator layout of
 // 64 x 32 with warps [4, 1]) holds as it is: per K step of 16, registers

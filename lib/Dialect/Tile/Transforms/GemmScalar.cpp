@@ -25,13 +25,21 @@ using namespace mlir;
 using namespace mlir::tile;
 
 Value tile::roundToTF32(OpBuilder &builder, Location loc, Value value) {
+  // Element-wise on a vector of f32 as on one f32.
   Type i32 = builder.getI32Type();
-  Value bits = arith::BitcastOp::create(builder, loc, i32, value);
-  Value half = arith::ConstantIntOp::create(builder, loc, i32, 0x1000);
-  Value mask = arith::ConstantIntOp::create(builder, loc, i32,
-                                            static_cast<int32_t>(0xffffe000));
+  Type bitsType = i32;
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    bitsType = vector.clone(i32);
+  auto splat = [&](int32_t bits) -> Value {
+    TypedAttr attribute = builder.getIntegerAttr(i32, bits);
+    if (auto vector = dyn_cast<VectorType>(bitsType))
+      attribute = SplatElementsAttr::get(vector, attribute);
+    return arith::ConstantOp::create(builder, loc, bitsType, attribute);
+  };
+  Value bits = arith::BitcastOp::create(builder, loc, bitsType, value);
   Value rounded = arith::AndIOp::create(
-      builder, loc, arith::AddIOp::create(builder, loc, bits, half), mask);
+      builder, loc, arith::AddIOp::create(builder, loc, bits, splat(0x1000)),
+      splat(static_cast<int32_t>(0xffffe000)));
   // A NaN stays a NaN (the carry could make it an infinity or a zero).
   Value isNaN = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO,
                                       value, value);

@@ -298,7 +298,10 @@ public:
     int64_t perInstruction = instructionN / 2;
 
     bool tf32 = elementType.isF32();
-    if (tf32) {
+    // Unless other threads have rounded the descriptor operands already (a
+    // warp-specialized producer's, which fenced them too).
+    bool roundsInPlace = tf32 && !gemm->hasAttr(kTF32RoundedAttr);
+    if (roundsInPlace) {
       // Nobody reads the tiles any more when they are rewritten.
       if (!followsBarrier())
         createCompilerBarrier(b, loc, "tile-lower-fragments");
@@ -309,13 +312,13 @@ public:
     // Shared writes by the generic proxy (stores, cp.async) become visible
     // to the async proxy that wgmma reads through (TMA writes are the async
     // proxy's already).
-    if (!gemm->hasAttr(kTmaOperandsAttr) || tf32)
+    if (!gemm->hasAttr(kTmaOperandsAttr) || roundsInPlace)
       NVVM::FenceProxyOp::create(
           b, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(b.getContext(),
                                      NVVM::SharedSpace::shared_cta));
     // Every thread's rounded elements are written before any MMA reads.
-    if (tf32)
+    if (roundsInPlace)
       createCompilerBarrier(b, loc, "tile-lower-fragments");
     // C's registers, instruction by instruction; a clearing gemm reads none.
     SmallVector<Value> acc;

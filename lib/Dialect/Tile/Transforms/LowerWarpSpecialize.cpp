@@ -70,8 +70,25 @@
 // as one unit.
 // Anything else is rejected, with the op named, as are block-wide barriers
 // and reductions inside a role (only that role's threads would reach them: a
-// deadlock), and tf32 wgmma gemms, which round their operands in place
-// between block barriers.
+// deadlock).
+//
+// A tf32 wgmma gemm of the consumer would round its descriptor operands in
+// place between block barriers (GemmWgmma.cpp). Here the producer's threads
+// after the issuing one's warp (after its first warp group when it has
+// several) do it instead, off the MMAs' path, through one more mbarrier per
+// stage, ready[s] (after full, empty and the handoff's), counting them:
+//
+//   rounders: for it < N: wait full[s] for parity phase
+//               round the stage's descriptor tiles in place (runs of 4)
+//               fence.proxy.async; arrive ready[s]
+//   consumer: wait full[s]; wait ready[s]; gemms (tile.tf32_rounded) ...
+//
+// The rounders cannot lag a phase: full[s] fills again only after the
+// consumer released the stage, which it does after ready[s]. The gemm still
+// rounds B^T's registers when it is transposed (B stored K x N), whose MMAs
+// read them asynchronously: the consumer's loop then runs two iterations
+// per loop iteration, the second under it + 1 < N, as a rolled pipeline
+// does. Without TMA copies a tf32 wgmma gemm in the consumer is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,9 +96,12 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
+#include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
 #include "tile/Dialect/Tile/Transforms/LoopUtils.h"
 #include "tile/Dialect/Tile/Transforms/StagedBuffers.h"
 
@@ -130,6 +150,16 @@ static std::optional<std::pair<Value, int64_t>> getStageIndex(Operation *op,
 }
 
 /// Checks the shared-memory accesses of one role (see the top of the file).
+/// The threads of a warp group, which setmaxnreg and wgmma act on.
+static constexpr int64_t kWarpGroupThreads = 128;
+
+/// A gemm on wgmma of f32 tiles (tf32), whose descriptor operands are
+/// rounded to tf32 in place before the MMAs read them.
+static bool isTF32Wgmma(GemmOp gemm) {
+  return gemm.getLowering() == GemmLowering::wgmma &&
+         cast<MemRefType>(gemm.getB().getType()).getElementType().isF32();
+}
+
 static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
                                StringRef role, bool producer,
                                const SharedMemoryAccessAnalysis &analysis) {
@@ -144,16 +174,6 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
           << nested->getName() << "' in the " << role
           << " of a 'tile.warp_specialize': only the " << role
           << "'s threads would reach it, and it waits for the whole block";
-      return WalkResult::interrupt();
-    }
-    auto gemm = dyn_cast<GemmOp>(nested);
-    if (gemm && gemm.getLowering() == GemmLowering::wgmma &&
-        cast<MemRefType>(gemm.getB().getType()).getElementType().isF32()) {
-      gemm.emitOpError("a tf32 wgmma gemm cannot run in the ")
-          << role
-          << " of a 'tile.warp_specialize': it rounds its operand tiles to "
-             "tf32 in place between block barriers, which only the role's "
-             "threads would reach (use lowering = mma_sync)";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -268,6 +288,30 @@ struct Lowering {
   /// again at its end only after the consumers have taken theirs: through
   /// one more mbarrier, barrier 2S.
   bool registerHandoff = false;
+  /// The tiles (indices into the op's tiles) that the consumer's tf32 wgmma
+  /// gemms read through descriptors: the producer's threads after its
+  /// first warp round each stage of them to tf32 in place once TMA has
+  /// filled it, and the consumer waits for that (ready[s]).
+  SmallVector<int64_t> roundedTiles;
+
+  int64_t stages() const { return WarpSpecializeOp(op).getStages(); }
+  /// The producer's threads that do not round: its first warp group when
+  /// it has several (the rounders then take whole rows of a tile per round
+  /// of runs, and their swizzled addresses differ by constants), else its
+  /// first warp. The copies' issuing thread is the first.
+  int64_t issuingThreads() const {
+    int64_t producer = WarpSpecializeOp(op).getProducerThreads();
+    return producer >= 2 * kWarpGroupThreads ? kWarpGroupThreads
+                                             : tile::kWarpSize;
+  }
+  /// The mbarriers: full[s] is s, empty[s] S + s, the register handoff's
+  /// 2S, ready[s] after them.
+  int64_t readyBarrier(int64_t stage) const {
+    return 2 * stages() + (registerHandoff ? 1 : 0) + stage;
+  }
+  int64_t barrierCount() const {
+    return readyBarrier(0) + (roundedTiles.empty() ? 0 : stages());
+  }
 };
 
 } // namespace
@@ -375,8 +419,8 @@ static bool isConsumerEpilogueOp(Operation *op, int64_t threads) {
   bool fragments = false;
   WalkResult walk = op->walk([&](Operation *nested) {
     if (nested != op && !isMemoryEffectFree(nested) &&
-        !isa<memref::LoadOp, memref::StoreOp, vector::LoadOp,
-             vector::StoreOp>(nested))
+        !isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(
+            nested))
       return WalkResult::interrupt();
     for (Value operand : nested->getOperands()) {
       auto type = dyn_cast<MemRefType>(operand.getType());
@@ -409,7 +453,8 @@ static bool isConsumerEpilogueOp(Operation *op, int64_t threads) {
 static SmallVector<Operation *> getConsumerEpilogue(WarpSpecializeOp op) {
   int64_t threads = op.getConsumerThreads();
   SmallVector<Operation *> epilogue;
-  for (Operation *next = op->getNextNode(); next && !next->hasTrait<OpTrait::IsTerminator>();
+  for (Operation *next = op->getNextNode();
+       next && !next->hasTrait<OpTrait::IsTerminator>();
        next = next->getNextNode()) {
     if (isConsumerEpilogueOp(next, threads) ||
         (next->getNumRegions() == 0 && isMemoryEffectFree(next)))
@@ -441,6 +486,271 @@ static SmallVector<Operation *> getConsumerEpilogue(WarpSpecializeOp op) {
 
 /// Emits one role: `if (t < threads)` for the first role, `if (t >= first)`
 /// for the second, around `for it < N { ... }`.
+/// The stage of `iteration` and the parity of its round of the stages.
+static std::pair<Value, Value> buildStageAndPhase(OpBuilder &builder,
+                                                  Location loc, Value iteration,
+                                                  int64_t stages) {
+  Value count = arith::ConstantIndexOp::create(builder, loc, stages);
+  Value stage = arith::RemUIOp::create(builder, loc, iteration, count);
+  Value round = arith::DivUIOp::create(builder, loc, iteration, count);
+  Value phase = arith::TruncIOp::create(
+      builder, loc, builder.getI1Type(),
+      arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(), round));
+  return {stage, phase};
+}
+
+/// Rounds the f32 `tiles` to tf32 in place, thread `thread` of `threads`
+/// taking runs of 4 elements (16 bytes: the swizzle moves 16-byte chunks,
+/// so a run stays contiguous) `threads` runs apart. Unrolled, all loads
+/// before all stores (the swizzled addresses do not tell LLVM that they
+/// differ), and when the threads' runs cover whole rows each thread's
+/// runs differ by whole rows, so a swizzled address differs from the first
+/// by a constant.
+static void buildRoundInPlace(OpBuilder &builder, Location loc,
+                              ArrayRef<Value> tiles, Value thread,
+                              int64_t threads) {
+  constexpr int64_t run = 4;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value first = arith::MulIOp::create(builder, loc, thread, constant(run));
+  struct Access {
+    Value tile;
+    SmallVector<Value, 2> indices;
+    Value values;
+  };
+  SmallVector<Access> accesses;
+  // The runs every thread has; a last, partial round of runs goes alone.
+  SmallVector<std::pair<Value, int64_t>> partial;
+  for (Value tile : tiles) {
+    auto type = cast<MemRefType>(tile.getType());
+    int64_t columns = type.getDimSize(1);
+    int64_t runs = type.getNumElements() / run;
+    Value row = arith::DivUIOp::create(builder, loc, first, constant(columns));
+    Value column =
+        arith::RemUIOp::create(builder, loc, first, constant(columns));
+    bool wholeRows = threads * run % columns == 0;
+    for (int64_t step = 0; step * threads < runs; ++step) {
+      int64_t offset = step * threads * run;
+      if ((step + 1) * threads > runs) {
+        partial.push_back({tile, offset});
+        continue;
+      }
+      SmallVector<Value, 2> indices;
+      if (wholeRows) {
+        indices = {arith::AddIOp::create(builder, loc, row,
+                                         constant(offset / columns)),
+                   column};
+      } else {
+        Value linear =
+            arith::AddIOp::create(builder, loc, first, constant(offset));
+        indices = {
+            arith::DivUIOp::create(builder, loc, linear, constant(columns)),
+            arith::RemUIOp::create(builder, loc, linear, constant(columns))};
+      }
+      accesses.push_back({tile, indices, Value()});
+    }
+  }
+  auto vectorType = VectorType::get({run}, builder.getF32Type());
+  for (Access &access : accesses)
+    access.values = vector::LoadOp::create(builder, loc, vectorType,
+                                           access.tile, access.indices);
+  for (Access &access : accesses)
+    vector::StoreOp::create(builder, loc,
+                            roundToTF32(builder, loc, access.values),
+                            access.tile, access.indices);
+  for (auto [tile, offset] : partial) {
+    int64_t columns = cast<MemRefType>(tile.getType()).getDimSize(1);
+    int64_t elements = cast<MemRefType>(tile.getType()).getNumElements();
+    Value linear = arith::AddIOp::create(builder, loc, first, constant(offset));
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, linear, constant(elements));
+    auto branch = scf::IfOp::create(builder, loc, inside,
+                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+    SmallVector<Value, 2> indices = {
+        arith::DivUIOp::create(builder, loc, linear, constant(columns)),
+        arith::RemUIOp::create(builder, loc, linear, constant(columns))};
+    Value values =
+        vector::LoadOp::create(builder, loc, vectorType, tile, indices);
+    vector::StoreOp::create(builder, loc, roundToTF32(builder, loc, values),
+                            tile, indices);
+  }
+}
+
+/// The producer's threads that round (Lowering::issuingThreads), `threads`
+/// from linear index `first`: for every iteration, once
+/// TMA has filled the stage (full[s]), they round its `roundedTiles` to tf32
+/// in place, fence their writes for the async proxy that wgmma reads
+/// through, and arrive on ready[s], which the consumer waits for.
+static void buildRounders(OpBuilder &builder, Location loc,
+                          const Lowering &plan, Value linear, Value warp,
+                          Value count, Value barriers, int64_t first,
+                          int64_t threads) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value inRole = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
+                                       warp, constant(first / tile::kWarpSize));
+  auto branch = scf::IfOp::create(builder, loc, inRole,
+                                  /*withElseRegion=*/false);
+  branch->setAttr(kRoleFirstAttr, builder.getI64IntegerAttr(first));
+  branch->setAttr(kRoleThreadsAttr, builder.getI64IntegerAttr(threads));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+  Value thread = arith::SubIOp::create(builder, loc, linear, constant(first));
+  auto loop = scf::ForOp::create(builder, loc, constant(0), count, constant(1));
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  auto [stage, phase] =
+      buildStageAndPhase(builder, loc, loop.getInductionVar(), plan.stages());
+  nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, phase,
+                                         constant(10000000), stage);
+  SmallVector<Value, 2> tiles;
+  for (int64_t index : plan.roundedTiles)
+    tiles.push_back(plan.tiles[index].buildStageView(builder, loc, stage));
+  buildRoundInPlace(builder, loc, tiles, thread, threads);
+  NVVM::FenceProxyOp::create(
+      builder, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(builder.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  nvgpu::MBarrierArriveOp::create(
+      builder, loc, barriers,
+      arith::AddIOp::create(builder, loc, stage,
+                            constant(plan.readyBarrier(0))));
+}
+
+/// One iteration `iteration` of a role's loop at the builder's insertion
+/// point: its waits, the role's body on stage `iteration mod S`, its
+/// arrivals.
+static void buildIteration(OpBuilder &builder, Location loc,
+                           const Lowering &plan, Region &region,
+                           Value iteration, Value barriers, bool producer) {
+  OpBuilder::InsertionGuard guard(builder);
+  WarpSpecializeOp op = plan.op;
+  int64_t stages = op.getStages();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto [stage, phase] = buildStageAndPhase(builder, loc, iteration, stages);
+  // full[s] is barrier s, empty[s] barrier S + s.
+  auto emptyOf = [&](Value stage) -> Value {
+    return arith::AddIOp::create(builder, loc, stage, constant(stages));
+  };
+  Value full = stage;
+  Value ticks = constant(10000000);
+  if (producer) {
+    Value notPhase = arith::XOrIOp::create(
+        builder, loc, phase,
+        arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true)));
+    nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, notPhase,
+                                           ticks, emptyOf(stage));
+  } else {
+    nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, phase, ticks,
+                                           full);
+    // The stage's tf32 tiles rounded in place as well.
+    if (!plan.roundedTiles.empty())
+      nvgpu::MBarrierTryWaitParityOp::create(
+          builder, loc, barriers, phase, ticks,
+          arith::AddIOp::create(builder, loc, stage,
+                                constant(plan.readyBarrier(0))));
+  }
+  IRMapping mapping;
+  Value value = arith::AddIOp::create(
+      builder, loc, op.getLowerBound(),
+      arith::MulIOp::create(builder, loc, iteration, op.getStep()));
+  mapping.map(region.getArgument(0), value);
+  mapping.map(region.getArgument(1), stage);
+  SmallVector<Value> stageValues(op.getBuffers().begin(),
+                                 op.getBuffers().end());
+  for (auto [tile, staged] : llvm::zip(op.getTiles(), plan.tiles)) {
+    Value view = staged.buildStageView(builder, loc, stage);
+    mapping.map(tile, view);
+    stageValues.push_back(view);
+  }
+
+  if (producer && plan.tma) {
+    // Everything but the copies first (index computations); then the
+    // copies, after arming full[s] with the bytes they bring.
+    SmallVector<CopyOp> copies;
+    for (Operation &nested : region.front().without_terminator()) {
+      auto copy = dyn_cast<CopyOp>(&nested);
+      if (copy && llvm::is_contained(op.getTiles(), copy.getTarget()))
+        copies.push_back(copy);
+      else
+        builder.clone(nested, mapping);
+    }
+    nvgpu::MBarrierArriveExpectTxOp::create(builder, loc, barriers,
+                                            constant(plan.transactionBytes),
+                                            full, /*predicate=*/Value());
+    for (CopyOp copy : copies) {
+      int64_t which =
+          llvm::find(op.getTiles(), copy.getTarget()) - op.getTiles().begin();
+      buildTmaLoad(builder, copy, mapping, barriers, full,
+                   plan.tiles[which].tmaSwizzle);
+    }
+    return;
+  }
+
+  for (Operation &nested : region.front().without_terminator()) {
+    Operation *clone = builder.clone(nested, mapping);
+    if (producer)
+      forEachAsyncCopy(clone, stageValues, [&](Operation *copy) {
+        copy->setAttr(kAsyncAttr, UnitAttr::get(op.getContext()));
+      });
+    else if (auto gemm = dyn_cast<GemmOp>(clone)) {
+      if (llvm::is_contained(plan.inFlight, dyn_cast<GemmOp>(&nested)))
+        gemm->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
+      // Only TMA writes the tiles, and shared memory outside the pipeline
+      // was written before the op (fenced once at the start of the role).
+      if (plan.tma)
+        gemm->setAttr(kTmaOperandsAttr, builder.getUnitAttr());
+      // The producer's rounders have rounded its tf32 tiles.
+      if (isTF32Wgmma(gemm))
+        gemm->setAttr(kTF32RoundedAttr, builder.getUnitAttr());
+    }
+  }
+  if (producer && plan.async) {
+    // The stage is full when this thread's cp.async copies have landed as
+    // well: an arrival triggered by their completion. With .noinc it is one
+    // of the arrivals full[s] counts (two per producer thread: this one and
+    // the explicit arrive below, which releases the thread's ordinary
+    // stores). Without .noinc, compute-sanitizer 2025.3's synccheck reports
+    // "Missing wait" on every such arrive, a false report its 2025.4 notes
+    // fix (test/sanitizer-repro/README.md); CUTLASS uses .noinc too.
+    Value address = nvgpu::MBarrierGetOp::create(
+        builder, loc, builder.getI32Type(), barriers, full);
+    Value pointer = LLVM::IntToPtrOp::create(
+        builder, loc,
+        LLVM::LLVMPointerType::get(builder.getContext(),
+                                   /*addressSpace=*/3),
+        address);
+    NVVM::CpAsyncMBarrierArriveOp::create(builder, loc, pointer,
+                                          /*noinc=*/true);
+  }
+  if (producer) {
+    nvgpu::MBarrierArriveOp::create(builder, loc, barriers, full);
+    return;
+  }
+  if (plan.inFlight.empty() || plan.releaseEarly) {
+    nvgpu::MBarrierArriveOp::create(builder, loc, barriers, emptyOf(stage));
+    return;
+  }
+  // The gemms' wgmma.wait_group 1 has retired the previous iteration's
+  // MMAs: their stage is free. (The last stage is never waited for: a
+  // later run of the op re-initializes the barriers.)
+  Value notFirst = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::ugt, iteration, constant(0));
+  auto release = scf::IfOp::create(builder, loc, notFirst,
+                                   /*withElseRegion=*/false);
+  builder.setInsertionPoint(release.thenBlock()->getTerminator());
+  Value previous = arith::RemUIOp::create(
+      builder, loc,
+      arith::AddIOp::create(builder, loc, iteration, constant(stages - 1)),
+      constant(stages));
+  nvgpu::MBarrierArriveOp::create(builder, loc, barriers, emptyOf(previous));
+}
+
 static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
                       Region &region, Value linear, Value warp, Value count,
                       Value barriers, int64_t first, int64_t threads,
@@ -457,9 +767,9 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
   Value inRole =
       first == 0
           ? arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, warp,
-                                  constant(threads / kWarpSize))
+                                  constant(threads / tile::kWarpSize))
           : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, warp,
-                                  constant(first / kWarpSize));
+                                  constant(first / tile::kWarpSize));
   auto branch = scf::IfOp::create(builder, loc, inRole,
                                   /*withElseRegion=*/false);
   branch->setAttr(kRoleFirstAttr, builder.getI64IntegerAttr(first));
@@ -519,6 +829,11 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
     if (!plan.consumerEpilogue.empty())
       builder.setInsertionPoint(plan.consumerEpilogue.front());
   }
+  // The producer's other warps round the consumer's tf32 tiles.
+  if (producer && !plan.roundedTiles.empty())
+    buildRounders(builder, loc, plan, linear, warp, count, barriers,
+                  first + plan.issuingThreads(),
+                  threads - plan.issuingThreads());
   // With TMA, the role's first thread produces alone (the others go on to
   // the end of the role).
   if (producer && plan.tma) {
@@ -528,145 +843,95 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
                                     /*withElseRegion=*/false);
     builder.setInsertionPoint(issuer.thenBlock()->getTerminator());
   }
-  auto loop = scf::ForOp::create(builder, loc, constant(0), count, constant(1));
+  // A transposed tf32 gemm in flight reads registers that the next
+  // iteration would load again: two iterations per loop iteration give each
+  // its own (the second under `it + 1 < N`).
+  bool twice = !producer && llvm::any_of(plan.inFlight, [](GemmOp gemm) {
+    return gemm.isTransposedWgmma();
+  });
+  auto loop = scf::ForOp::create(builder, loc, constant(0), count,
+                                 constant(twice ? 2 : 1));
   builder.setInsertionPoint(loop.getBody()->getTerminator());
-  Value iteration = loop.getInductionVar();
-  Value stage =
-      arith::RemUIOp::create(builder, loc, iteration, constant(stages));
-  Value round =
-      arith::DivUIOp::create(builder, loc, iteration, constant(stages));
-  Value phase = arith::TruncIOp::create(
-      builder, loc, builder.getI1Type(),
-      arith::IndexCastUIOp::create(builder, loc, builder.getI64Type(), round));
-  // full[s] is barrier s, empty[s] barrier S + s.
-  auto emptyOf = [&](Value stage) -> Value {
-    return arith::AddIOp::create(builder, loc, stage, constant(stages));
-  };
-  Value full = stage;
-  Value ticks = constant(10000000);
-  if (producer) {
-    Value notPhase = arith::XOrIOp::create(
-        builder, loc, phase,
-        arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true)));
-    nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, notPhase,
-                                           ticks, emptyOf(stage));
-  } else {
-    nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, phase, ticks,
-                                           full);
-  }
-  IRMapping mapping;
-  Value value = arith::AddIOp::create(
-      builder, loc, op.getLowerBound(),
-      arith::MulIOp::create(builder, loc, iteration, op.getStep()));
-  mapping.map(region.getArgument(0), value);
-  mapping.map(region.getArgument(1), stage);
-  SmallVector<Value> stageValues(op.getBuffers().begin(),
-                                 op.getBuffers().end());
-  for (auto [tile, staged] : llvm::zip(op.getTiles(), plan.tiles)) {
-    Value view = staged.buildStageView(builder, loc, stage);
-    mapping.map(tile, view);
-    stageValues.push_back(view);
-  }
-
-  if (producer && plan.tma) {
-    // Everything but the copies first (index computations); then the
-    // copies, after arming full[s] with the bytes they bring.
-    SmallVector<CopyOp> copies;
-    for (Operation &nested : region.front().without_terminator()) {
-      auto copy = dyn_cast<CopyOp>(&nested);
-      if (copy && llvm::is_contained(op.getTiles(), copy.getTarget()))
-        copies.push_back(copy);
-      else
-        builder.clone(nested, mapping);
-    }
-    nvgpu::MBarrierArriveExpectTxOp::create(builder, loc, barriers,
-                                            constant(plan.transactionBytes),
-                                            full, /*predicate=*/Value());
-    for (CopyOp copy : copies) {
-      int64_t which = llvm::find(op.getTiles(), copy.getTarget()) -
-                      op.getTiles().begin();
-      buildTmaLoad(builder, copy, mapping, barriers, full,
-                   plan.tiles[which].tmaSwizzle);
-    }
-    return;
-  }
-
-  for (Operation &nested : region.front().without_terminator()) {
-    Operation *clone = builder.clone(nested, mapping);
-    if (producer)
-      forEachAsyncCopy(clone, stageValues, [&](Operation *copy) {
-        copy->setAttr(kAsyncAttr, UnitAttr::get(op.getContext()));
-      });
-    else if (auto gemm = dyn_cast<GemmOp>(clone)) {
-      if (llvm::is_contained(plan.inFlight, dyn_cast<GemmOp>(&nested)))
-        gemm->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
-      // Only TMA writes the tiles, and shared memory outside the pipeline
-      // was written before the op (fenced once at the start of the role).
-      if (plan.tma)
-        gemm->setAttr(kTmaOperandsAttr, builder.getUnitAttr());
-    }
-  }
-  if (producer && plan.async) {
-    // The stage is full when this thread's cp.async copies have landed as
-    // well: an arrival triggered by their completion. With .noinc it is one
-    // of the arrivals full[s] counts (two per producer thread: this one and
-    // the explicit arrive below, which releases the thread's ordinary
-    // stores). Without .noinc, compute-sanitizer 2025.3's synccheck reports
-    // "Missing wait" on every such arrive, a false report its 2025.4 notes
-    // fix (test/sanitizer-repro/README.md); CUTLASS uses .noinc too.
-    Value address = nvgpu::MBarrierGetOp::create(
-        builder, loc, builder.getI32Type(), barriers, full);
-    Value pointer = LLVM::IntToPtrOp::create(
+  buildIteration(builder, loc, plan, region, loop.getInductionVar(), barriers,
+                 producer);
+  if (twice) {
+    Value second = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
+                                         constant(1));
+    auto inside = scf::IfOp::create(
         builder, loc,
-        LLVM::LLVMPointerType::get(builder.getContext(),
-                                   /*addressSpace=*/3),
-        address);
-    NVVM::CpAsyncMBarrierArriveOp::create(builder, loc, pointer,
-                                          /*noinc=*/true);
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, second,
+                              count),
+        /*withElseRegion=*/false);
+    builder.setInsertionPoint(inside.thenBlock()->getTerminator());
+    buildIteration(builder, loc, plan, region, second, barriers, producer);
   }
-  if (producer) {
-    nvgpu::MBarrierArriveOp::create(builder, loc, barriers, full);
-    return;
-  }
-  if (plan.inFlight.empty() || plan.releaseEarly) {
-    nvgpu::MBarrierArriveOp::create(builder, loc, barriers, emptyOf(stage));
-    return;
-  }
-  // The gemms' wgmma.wait_group 1 has retired the previous iteration's
-  // MMAs: their stage is free. (The last stage is never waited for: a
-  // later run of the op re-initializes the barriers.)
-  Value notFirst = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::ugt, iteration, constant(0));
-  auto release = scf::IfOp::create(builder, loc, notFirst,
-                                   /*withElseRegion=*/false);
-  builder.setInsertionPoint(release.thenBlock()->getTerminator());
-  Value previous = arith::RemUIOp::create(
-      builder, loc,
-      arith::AddIOp::create(builder, loc, iteration, constant(stages - 1)),
-      constant(stages));
-  nvgpu::MBarrierArriveOp::create(builder, loc, barriers, emptyOf(previous));
 }
 
-static void lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
-                  std::optional<int64_t> entryRegs) {
+/// The tiles of `op` that its consumer's tf32 wgmma gemms read through
+/// descriptors, into `plan.roundedTiles`; an error when the producer cannot
+/// round them (no TMA, or an operand from outside the pipeline). The
+/// producer has warp groups (the op's verifier), so warps besides the one
+/// that issues the copies.
+static LogicalResult planTF32Rounding(WarpSpecializeOp op, Lowering &plan) {
+  WalkResult walk = op.getConsumer().walk([&](GemmOp gemm) {
+    if (!isTF32Wgmma(gemm))
+      return WalkResult::advance();
+    auto fail = [&](const Twine &why) {
+      gemm.emitOpError("is a tf32 wgmma gemm in the consumer of a "
+                       "'tile.warp_specialize', whose operand tiles the "
+                       "producer's warps after its first round to tf32 once "
+                       "TMA has filled them; ")
+          << why;
+      return WalkResult::interrupt();
+    };
+    if (!plan.tma)
+      return fail("its tiles are not copied by TMA (sm_90a, the producer "
+                  "copying whole tiles from kernel arguments)");
+    // The descriptor operands: a transposed product (B stored K x N) loads
+    // and rounds B^T into registers itself (rounding B's tile too made the
+    // rounders the bottleneck: 28 us against 24 on the H100).
+    SmallVector<Value, 2> operands = {gemm.getA()};
+    if (!gemm.isTransposedWgmma())
+      operands.push_back(gemm.getB());
+    for (Value operand : operands) {
+      auto tiles = op.getTiles();
+      auto tile = llvm::find(tiles, operand);
+      if (tile == tiles.end())
+        return fail("it reads a shared tile that is not one of the "
+                    "pipeline's tiles");
+      int64_t index = tile - tiles.begin();
+      if (!llvm::is_contained(plan.roundedTiles, index))
+        plan.roundedTiles.push_back(index);
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
+                           std::optional<int64_t> entryRegs) {
   Location loc = op.getLoc();
   Lowering plan;
   plan.op = op;
   plan.tma = tma && canUseTma(op, plan.transactionBytes);
+  if (failed(planTF32Rounding(op, plan)))
+    return failure();
   for (Value tile : op.getTiles())
-    plan.tiles.push_back(createStagedBuffer(
-        tile.getDefiningOp<AllocSharedOp>(), op.getStages(), plan.tma));
+    plan.tiles.push_back(createStagedBuffer(tile.getDefiningOp<AllocSharedOp>(),
+                                            op.getStages(), plan.tma));
   if (!plan.tma) {
     SmallVector<Value> stages(op.getBuffers().begin(), op.getBuffers().end());
     llvm::append_range(stages, op.getTiles());
     for (Operation &nested : op.getProducer().front())
-      forEachAsyncCopy(&nested, stages, [&](Operation *) { plan.async = true; });
+      forEachAsyncCopy(&nested, stages,
+                       [&](Operation *) { plan.async = true; });
   }
   if (tma)
     plan.inFlight = getOverlappableGemms(op.getConsumer());
   op.getConsumer().walk([&](GemmOp gemm) {
     for (Value operand : {gemm.getA(), gemm.getB()})
-      if (isSharedMemory(operand) && !llvm::is_contained(op.getTiles(), operand))
+      if (isSharedMemory(operand) &&
+          !llvm::is_contained(op.getTiles(), operand))
         plan.readsOtherShared = true;
   });
   plan.releaseEarly = releaseEarly;
@@ -674,8 +939,10 @@ static void lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   plan.consumerEpilogue = getConsumerEpilogue(op);
   if (entryRegs) {
     int64_t entry = *entryRegs;
-    plan.registerHandoff = static_cast<int64_t>(op.getProducerRegs().value_or(entry)) < entry &&
-                           static_cast<int64_t>(op.getConsumerRegs().value_or(entry)) > entry;
+    plan.registerHandoff = static_cast<int64_t>(
+        op.getProducerRegs().value_or(entry))<entry &&static_cast<int64_t>(
+        op.getConsumerRegs().value_or(entry))>
+        entry;
   }
 
   OpBuilder builder(op);
@@ -688,24 +955,24 @@ static void lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   auto groupType = nvgpu::MBarrierGroupType::get(
       context,
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup),
-      2 * stages + (plan.registerHandoff ? 1 : 0));
+      plan.barrierCount());
   Value barriers = nvgpu::MBarrierCreateOp::create(builder, loc, groupType);
   Value linear = buildLinearThreadId(builder, loc, kernel);
   Type i32 = builder.getI32Type();
   auto constantI32 = [&](int32_t value) -> Value {
     return arith::ConstantIntOp::create(builder, loc, i32, value);
   };
-  Value warp = gpu::ShuffleOp::create(
-                   builder, loc,
-                   arith::IndexCastUIOp::create(
-                       builder, loc, i32,
-                       arith::DivUIOp::create(builder, loc, linear,
-                                              constant(kWarpSize))),
-                   constantI32(0), constantI32(kWarpSize),
-                   gpu::ShuffleMode::IDX)
-                   .getShuffleResult();
-  warp = arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
-                                      warp);
+  Value warp =
+      gpu::ShuffleOp::create(
+          builder, loc,
+          arith::IndexCastUIOp::create(
+              builder, loc, i32,
+              arith::DivUIOp::create(builder, loc, linear,
+                                     constant(tile::kWarpSize))),
+          constantI32(0), constantI32(tile::kWarpSize), gpu::ShuffleMode::IDX)
+          .getShuffleResult();
+  warp =
+      arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), warp);
   // full[s] counts each producer thread's explicit arrive, and its cp.async
   // completion arrive when it copies asynchronously; with TMA, the one
   // arrive.expect_tx of the thread that issues the copies.
@@ -732,6 +999,13 @@ static void lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
                                     constant(op.getConsumerThreads()),
                                     constant(2 * stages),
                                     /*predicate=*/Value());
+    // ready[s]: each rounding thread arrives once its share is rounded.
+    if (!plan.roundedTiles.empty())
+      for (int64_t stage = 0; stage < stages; ++stage)
+        nvgpu::MBarrierInitOp::create(
+            builder, loc, barriers,
+            constant(op.getProducerThreads() - plan.issuingThreads()),
+            constant(plan.readyBarrier(stage)), /*predicate=*/Value());
     if (plan.tma)
       NVVM::FenceMbarrierInitOp::create(builder, loc);
   }
@@ -757,6 +1031,7 @@ static void lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   for (Value tile : tiles)
     if (tile.use_empty())
       tile.getDefiningOp()->erase();
+  return success();
 }
 
 namespace {
@@ -846,7 +1121,8 @@ struct TileLowerWarpSpecialize
           IntegerAttr::get(IntegerType::get(&getContext(), 32), *entry));
     }
     for (WarpSpecializeOp op : ops)
-      lower(op, tma, testReleaseEarly, entry);
+      if (failed(lower(op, tma, testReleaseEarly, entry)))
+        return signalPassFailure();
   }
 };
 

@@ -51,6 +51,7 @@ def Tile_Dialect : Dialect {
     "::mlir::UnitAttr":$wgmma_in_flight,
     "::mlir::UnitAttr":$wgmma_deferred,
     "::mlir::UnitAttr":$tma_operands,
+    "::mlir::UnitAttr":$tf32_rounded,
     "::mlir::IntegerAttr":$role_first,
     "::mlir::IntegerAttr":$role_threads,
     "::mlir::IntegerAttr":$max_registers,

@@ -883,7 +883,9 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     operand) and `C`'s layout is the transposed accumulator layout. A tf32
     wgmma rounds its descriptor operands to tf32 in place before the
     products (the tensor cores would truncate them), so afterwards those
-    shared tiles hold the rounded values.
+    shared tiles hold the rounded values; in the consumer of a
+    `tile.warp_specialize` the producer's other warps round them as TMA
+    fills each stage.
 
     Shared tiles may be views (`memref.subview`) of padded buffers: rows
     padded by 16 bytes keep `ldmatrix` free of bank conflicts.

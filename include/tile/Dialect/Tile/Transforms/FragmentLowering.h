@@ -95,6 +95,7 @@ LogicalResult lowerFragmentReduce(OpBuilder &builder, ReduceOp reduce,
 
 /// Rounds an f32 to tf32 (10 mantissa bits, round to nearest, ties away
 /// from zero, as cvt.rna.tf32.f32): add half of the dropped part, clear it.
+/// `value` is an f32 or a vector of f32.
 Value roundToTF32(OpBuilder &builder, Location loc, Value value);
 
 /// Lowers `gemm` to ldmatrix + mma.sync on `c`, the accumulator's

@@ -293,7 +293,8 @@ def TileLowerWarpSpecialize : Pass<"tile-lower-warp-specialize", "::mlir::tile::
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
