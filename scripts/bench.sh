@@ -59,6 +59,7 @@ ours=(
   "gemm_bf16_8192|examples/gemm/warp_specialized.mlir|--kernel gemm_bf16_ws --shape A=8192x8192 --shape B=8192x8192 --shape C=8192x8192 --flops 1099511627776"
   "gemm_tf32_1024x512x2048|examples/gemm/tf32.mlir|--kernel gemm_tf32 --flops 2147483648"
   "gemm_tf32_1024x512x2048|examples/gemm/tf32.mlir|--kernel gemm_tf32_wgmma --flops 2147483648"
+  "gemm_tf32_1024x512x2048|examples/gemm/tf32_ws.mlir|--flops 2147483648"
 )
 # BENCH_ONLY=PATTERN: only the workloads matching it (baselines included).
 if [ -n "${BENCH_ONLY:-}" ]; then
