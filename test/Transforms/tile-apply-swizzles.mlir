@@ -2,29 +2,32 @@
 
 // Rows of 256 bytes (128 f16) are cut into panels of 64 columns (128
 // bytes), each stored whole (64 rows) before the next, as TMA writes a
-// tile box by box and wgmma reads it: linear = (j / 64) * 4096 + i * 64 +
-// j mod 64, then the 16-byte chunk moves within its line, linear xor
-// ((linear / 64 mod 8) * 8). Every access kind is rewritten: scalar and
-// vector loads and stores, ldmatrix, cp.async. (cse merges the four
-// identical index computations.)
+// tile box by box and wgmma reads it: element (i, j) is in line q = (j / 64)
+// * 64 + i, its 16-byte chunk moves within the line (j mod 64 xor (q mod 8)
+// * 8), and the physical position s = q * 64 + that is (s / 128, s mod
+// 128) = ((j / 64) * 32 + i / 2, (i mod 2) * 64 + (j mod 64 xor (i mod 8)
+// * 8)): shifts and masks, all constants being powers of two. Every access
+// kind is rewritten: scalar and vector loads and stores, ldmatrix, cp.async.
+// (cse merges the four identical index computations.)
 // CHECK-LABEL: tile.kernel @wide_rows
 // CHECK: %[[BUF:.+]] = tile.alloc_shared
-// CHECK: %[[C64:.+]] = arith.constant 64 : index
-// CHECK: %[[PANEL:.+]] = arith.divui %[[COL:.+]], %[[C64]]
-// CHECK: %[[INPANEL:.+]] = arith.remui %[[COL]], %[[C64]]
-// CHECK: %[[ROWSTART:.+]] = arith.muli %[[ROW:.+]], %[[C64]]
-// CHECK: %[[C4096:.+]] = arith.constant 4096 : index
-// CHECK: %[[PANELSTART:.+]] = arith.muli %[[PANEL]], %[[C4096]]
-// CHECK: %[[S:.+]] = arith.addi %[[PANELSTART]], %[[ROWSTART]]
-// CHECK: %[[LIN:.+]] = arith.addi %[[S]], %[[INPANEL]]
-// CHECK: %[[LINE:.+]] = arith.divui %[[LIN]], %[[C64]]
-// CHECK: %[[C8:.+]] = arith.constant 8 : index
-// CHECK: %[[R:.+]] = arith.remui %[[LINE]], %[[C8]]
-// CHECK: %[[X:.+]] = arith.muli %[[R]], %[[C8]]
-// CHECK: %[[SW:.+]] = arith.xori %[[LIN]], %[[X]]
-// CHECK: %[[C128:.+]] = arith.constant 128 : index
-// CHECK: %[[I:.+]] = arith.divui %[[SW]], %[[C128]]
-// CHECK: %[[J:.+]] = arith.remui %[[SW]], %[[C128]]
+// CHECK: %[[C6:.+]] = arith.constant 6 : index
+// CHECK: %[[PANEL:.+]] = arith.shrui %[[COL:.+]], %[[C6]]
+// CHECK: %[[C63:.+]] = arith.constant 63 : index
+// CHECK: %[[INPANEL:.+]] = arith.andi %[[COL]], %[[C63]]
+// CHECK: %[[C1:.+]] = arith.constant 1 : index
+// CHECK: %[[HALF:.+]] = arith.shrui %[[ROW:.+]], %[[C1]]
+// CHECK: %[[C5:.+]] = arith.constant 5 : index
+// CHECK: %[[PANELROWS:.+]] = arith.shli %[[PANEL]], %[[C5]]
+// CHECK: %[[I:.+]] = arith.addi %[[PANELROWS]], %[[HALF]]
+// CHECK: %[[ODD:.+]] = arith.andi %[[ROW]], %[[C1]]
+// CHECK: %[[C7:.+]] = arith.constant 7 : index
+// CHECK: %[[R:.+]] = arith.andi %[[ROW]], %[[C7]]
+// CHECK: %[[C3:.+]] = arith.constant 3 : index
+// CHECK: %[[X:.+]] = arith.shli %[[R]], %[[C3]]
+// CHECK: %[[SW:.+]] = arith.xori %[[INPANEL]], %[[X]]
+// CHECK: %[[HALFSTART:.+]] = arith.shli %[[ODD]], %[[C6]]
+// CHECK: %[[J:.+]] = arith.addi %[[HALFSTART]], %[[SW]]
 // CHECK: memref.load %[[BUF]][%[[I]], %[[J]]]
 // CHECK: vector.store %{{.+}}, %[[BUF]][%[[I]], %[[J]]]
 // CHECK: nvgpu.ldmatrix %[[BUF]][%[[I]], %[[J]]]
@@ -46,9 +49,10 @@ tile.kernel @wide_rows(%A: memref<64x128xf16>, %i: index, %j: index) grid [1] th
 // moves within it, column xor ((row mod 8) * 8).
 // CHECK-LABEL: tile.kernel @line_rows
 // CHECK: %[[BUF:.+]] = tile.alloc_shared
-// CHECK: %[[C8:.+]] = arith.constant 8 : index
-// CHECK: %[[R:.+]] = arith.remui %[[I:.+]], %[[C8]]
-// CHECK: %[[X:.+]] = arith.muli %[[R]], %[[C8]]
+// CHECK: %[[C7:.+]] = arith.constant 7 : index
+// CHECK: %[[R:.+]] = arith.andi %[[I:.+]], %[[C7]]
+// CHECK: %[[C3:.+]] = arith.constant 3 : index
+// CHECK: %[[X:.+]] = arith.shli %[[R]], %[[C3]]
 // CHECK: %[[J:.+]] = arith.xori %[[COL:.+]], %[[X]]
 // CHECK: memref.store %{{.+}}, %[[BUF]][%[[I]], %[[J]]]
 tile.kernel @line_rows(%i: index, %j: index, %x: f16) grid [1] threads [32] {
@@ -59,20 +63,22 @@ tile.kernel @line_rows(%i: index, %j: index, %x: f16) grid [1] threads [32] {
 // -----
 
 // Rows of 64 bytes (32 f16): two rows share a 128-byte line, so the chunk
-// index is taken over the line (linear index xor ((linear / 64) mod 8) *
-// 8), which may move an element to the other row of its line.
+// index is taken over the line: linear index (i * 32 + j) xor mask, mask =
+// ((i / 2) mod 8) * 8, which may move an element to the other row of its
+// line. Split at the row: i' = i xor (mask / 32), j' = j xor (mask mod 32).
 // CHECK-LABEL: tile.kernel @narrow_rows
-// CHECK: %[[C32:.+]] = arith.constant 32 : index
-// CHECK: %[[ROWSTART:.+]] = arith.muli %[[I:.+]], %[[C32]]
-// CHECK: %[[LIN:.+]] = arith.addi %[[ROWSTART]], %[[J:.+]]
-// CHECK: %[[C64:.+]] = arith.constant 64 : index
-// CHECK: %[[LINE:.+]] = arith.divui %[[LIN]], %[[C64]]
-// CHECK: %[[C8:.+]] = arith.constant 8 : index
-// CHECK: %[[R:.+]] = arith.remui %[[LINE]], %[[C8]]
-// CHECK: %[[X:.+]] = arith.muli %[[R]], %[[C8]]
-// CHECK: %[[SW:.+]] = arith.xori %[[LIN]], %[[X]]
-// CHECK: %[[I2:.+]] = arith.divui %[[SW]], %[[C32]]
-// CHECK: %[[J2:.+]] = arith.remui %[[SW]], %[[C32]]
+// CHECK: %[[C1:.+]] = arith.constant 1 : index
+// CHECK: %[[LINE:.+]] = arith.shrui %[[I:.+]], %[[C1]]
+// CHECK: %[[C7:.+]] = arith.constant 7 : index
+// CHECK: %[[R:.+]] = arith.andi %[[LINE]], %[[C7]]
+// CHECK: %[[C3:.+]] = arith.constant 3 : index
+// CHECK: %[[MASK:.+]] = arith.shli %[[R]], %[[C3]]
+// CHECK: %[[C5:.+]] = arith.constant 5 : index
+// CHECK: %[[ROWFLIP:.+]] = arith.shrui %[[MASK]], %[[C5]]
+// CHECK: %[[I2:.+]] = arith.xori %[[I]], %[[ROWFLIP]]
+// CHECK: %[[C31:.+]] = arith.constant 31 : index
+// CHECK: %[[COLFLIP:.+]] = arith.andi %[[MASK]], %[[C31]]
+// CHECK: %[[J2:.+]] = arith.xori %[[J:.+]], %[[COLFLIP]]
 // CHECK: memref.store %{{.+}}, %{{.+}}[%[[I2]], %[[J2]]]
 tile.kernel @narrow_rows(%i: index, %j: index, %x: f16) grid [1] threads [32] {
   %s = tile.alloc_shared {swizzle = 128} : memref<64x32xf16, #gpu.address_space<workgroup>>
@@ -104,10 +110,11 @@ tile.kernel @view(%i: index) grid [1] threads [32] {
 // like the buffer itself; the raw allocation's other uses are untouched.
 // CHECK-LABEL: tile.kernel @swizzled_stage
 // CHECK: %[[V:.+]] = memref.view
-// CHECK: %[[X:.+]] = arith.muli %{{.+}}, %c8 :
+// CHECK: %[[PANELROWS:.+]] = arith.shli %{{.+}}, %c6 :
+// CHECK: %[[I2:.+]] = arith.addi %[[PANELROWS]], %{{.+}}
+// CHECK: %[[X:.+]] = arith.shli %{{.+}}, %c3 :
 // CHECK: %[[SW:.+]] = arith.xori %{{.+}}, %[[X]]
-// CHECK: %[[I2:.+]] = arith.divui %[[SW]], %c128
-// CHECK: %[[J2:.+]] = arith.remui %[[SW]], %c128
+// CHECK: %[[J2:.+]] = arith.addi %{{.+}}, %[[SW]]
 // CHECK: memref.store %{{.+}}, %[[V]][%[[I2]], %[[J2]]]
 tile.kernel @swizzled_stage(%stage: index, %i: index, %j: index, %x: f16) grid [1] threads [32] {
   %raw = tile.alloc_shared {alignment = 128} : memref<65536xi8, #gpu.address_space<workgroup>>

@@ -5,6 +5,8 @@
 
 #include "TestUtils.h"
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <map>
 #include <set>
@@ -274,6 +276,55 @@ TEST_F(FragmentLayoutTest, SwizzleSpreadsRowsOverBanks) {
   EXPECT_EQ(getSwizzledLinearOffset(wide, 8, 72), (32 * 64 + 8 * 64 + 8) * 2);
   EXPECT_TRUE(whyNotSwizzlable(MemRefType::get({4, 12}, f16)));
   EXPECT_TRUE(whyNotSwizzlable(MemRefType::get({3, 32}, f16)));
+}
+
+// The index arithmetic tile-apply-swizzles writes computes the positions
+// getSwizzledPosition defines, for every element of tiles of each case:
+// one row per line, rows sharing a line (two and four), panels of whole
+// rows (two and three per row) and panels whose rows do not divide evenly
+// (the general line number). Built on constants, the ops fold.
+TEST_F(FragmentLayoutTest, SwizzledIndicesMatchPositions) {
+  Type f16 = Float16Type::get(&context);
+  Type f32 = Float32Type::get(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&context));
+  OpBuilder builder = OpBuilder::atBlockBegin(module->getBody());
+  Location loc = builder.getUnknownLoc();
+  SmallVector<MemRefType> types = {
+      MemRefType::get({16, 64}, f16),  MemRefType::get({16, 32}, f16),
+      MemRefType::get({8, 16}, f16),   MemRefType::get({16, 16}, f32),
+      MemRefType::get({32, 128}, f16), MemRefType::get({16, 64}, f32),
+      MemRefType::get({24, 192}, f16), MemRefType::get({8, 192}, f16),
+      MemRefType::get({12, 128}, f16), MemRefType::get({2, 16, 64}, f32)};
+  for (MemRefType type : types) {
+    std::string name;
+    llvm::raw_string_ostream(name) << type;
+    ASSERT_FALSE(whyNotSwizzlable(type)) << name;
+    int64_t rows = type.getShape()[type.getRank() - 2];
+    int64_t columns = type.getShape().back();
+    for (int64_t row = 0; row < rows; ++row) {
+      for (int64_t column = 0; column < columns; ++column) {
+        SmallVector<Value> indices;
+        for (int64_t i = 0; i + 2 < type.getRank(); ++i)
+          indices.push_back(arith::ConstantIndexOp::create(builder, loc, 1));
+        indices.push_back(arith::ConstantIndexOp::create(builder, loc, row));
+        indices.push_back(
+            arith::ConstantIndexOp::create(builder, loc, column));
+        SmallVector<Value> physical =
+            buildSwizzledIndices(builder, loc, type, indices);
+        ASSERT_EQ(physical.size(), indices.size());
+        std::optional<int64_t> i = getConstantIntValue(physical.end()[-2]);
+        std::optional<int64_t> j = getConstantIntValue(physical.back());
+        ASSERT_TRUE(i && j) << name << " (" << row << ", " << column << ")";
+        EXPECT_EQ(std::make_pair(*i, *j),
+                  getSwizzledPosition(type, row, column))
+            << name << " (" << row << ", " << column << ")";
+        if (type.getRank() > 2)
+          EXPECT_EQ(physical.front(), indices.front());
+      }
+    }
+    module->getBody()->clear();
+    builder.setInsertionPointToStart(module->getBody());
+  }
 }
 
 } // namespace

@@ -61,48 +61,105 @@ std::optional<std::string> tile::whyNotSwizzlable(MemRefType type) {
   return std::nullopt;
 }
 
+namespace {
+/// Index arithmetic by constants, as shifts and masks where the constant is
+/// a power of two (every constant of the swizzle but the row and panel
+/// counts), folded where the operands are constants. Shifts and masks keep
+/// the addresses cheap to simplify: LLVM's InstCombine rewrites divisions by
+/// powers of two itself, but it revisits every user, and on the unrolled
+/// accesses of a tensor-core kernel that was most of its first run.
+struct IndexBuilder {
+  OpBuilder &builder;
+  Location loc;
+
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  Value add(Value a, Value b) {
+    return builder.createOrFold<arith::AddIOp>(loc, a, b);
+  }
+  Value bitXor(Value a, Value b) {
+    return builder.createOrFold<arith::XOrIOp>(loc, a, b);
+  }
+  Value mul(Value a, int64_t b) {
+    if (b == 1)
+      return a;
+    if (llvm::isPowerOf2_64(b))
+      return builder.createOrFold<arith::ShLIOp>(loc, a,
+                                                 constant(llvm::Log2_64(b)));
+    return builder.createOrFold<arith::MulIOp>(loc, a, constant(b));
+  }
+  Value div(Value a, int64_t b) {
+    if (b == 1)
+      return a;
+    if (llvm::isPowerOf2_64(b))
+      return builder.createOrFold<arith::ShRUIOp>(loc, a,
+                                                  constant(llvm::Log2_64(b)));
+    return builder.createOrFold<arith::DivUIOp>(loc, a, constant(b));
+  }
+  Value rem(Value a, int64_t b) {
+    if (b == 1)
+      return constant(0);
+    if (llvm::isPowerOf2_64(b))
+      return builder.createOrFold<arith::AndIOp>(loc, a, constant(b - 1));
+    return builder.createOrFold<arith::RemUIOp>(loc, a, constant(b));
+  }
+};
+} // namespace
+
 SmallVector<Value> tile::buildSwizzledIndices(OpBuilder &builder, Location loc,
                                               MemRefType type,
                                               ValueRange indices) {
   SwizzleShape shape = getShape(type);
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  auto mul = [&](Value a, int64_t b) -> Value {
-    return arith::MulIOp::create(builder, loc, a, constant(b));
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(builder, loc, a, b);
-  };
-  auto div = [&](Value a, int64_t b) -> Value {
-    return arith::DivUIOp::create(builder, loc, a, constant(b));
-  };
-  auto rem = [&](Value a, int64_t b) -> Value {
-    return arith::RemUIOp::create(builder, loc, a, constant(b));
-  };
+  IndexBuilder b{builder, loc};
   size_t rank = indices.size();
   Value row = indices[rank - 2], column = indices[rank - 1];
   SmallVector<Value> result(indices);
+  // The chunks of line `line` move by `mask` elements (xor), a multiple of
+  // a chunk below a line: mask = (line mod 8) * chunk.
+  auto getMask = [&](Value line) {
+    return b.mul(b.rem(line, 8), shape.chunkElements);
+  };
   if (shape.rowElements == shape.lineElements) {
     // One row per line: the row keeps its place, its chunks move.
-    Value mask = mul(rem(row, 8), shape.chunkElements);
-    result[rank - 1] = arith::XOrIOp::create(builder, loc, column, mask);
+    result[rank - 1] = b.bitXor(column, getMask(row));
     return result;
   }
-  Value linear, line;
-  if (shape.isPanelled()) {
-    Value panel = div(column, shape.lineElements);
-    linear = add(add(mul(panel, shape.rows * shape.lineElements),
-                     mul(row, shape.lineElements)),
-                 rem(column, shape.lineElements));
-  } else {
-    linear = add(mul(row, shape.rowElements), column);
+  if (!shape.isPanelled()) {
+    // k = P / L rows share a line (both powers of two): line = i / k, and
+    // the mask's bits below L move the chunk within the row, those above
+    // it to another row of the line. As linear xor mask, split at L:
+    //   i' = i xor (mask / L), j' = j xor (mask mod L).
+    Value mask =
+        getMask(b.div(row, shape.lineElements / shape.rowElements));
+    result[rank - 2] = b.bitXor(row, b.div(mask, shape.rowElements));
+    result[rank - 1] = b.bitXor(column, b.rem(mask, shape.rowElements));
+    return result;
   }
-  line = div(linear, shape.lineElements);
-  Value swizzled = arith::XOrIOp::create(
-      builder, loc, linear, mul(rem(line, 8), shape.chunkElements));
-  result[rank - 2] = div(swizzled, shape.rowElements);
-  result[rank - 1] = rem(swizzled, shape.rowElements);
+  // Panels of P columns, n = L / P per row, each stored whole: the line of
+  // (i, j) is q = (j / P) * R + i, its chunks move within it,
+  // s = q * P + ((j mod P) xor mask(q)), and (i', j') = (s / L, s mod L)
+  // = (q / n, (q mod n) * P + ((j mod P) xor mask(q))).
+  int64_t panels = shape.rowElements / shape.lineElements;
+  Value panel = b.div(column, shape.lineElements);
+  Value inPanel = b.rem(column, shape.lineElements);
+  Value newRow, rowInLine;
+  Value mask;
+  if (shape.rows % panels == 0 && shape.rows % 8 == 0) {
+    // Whole panels of rows: q / n = panel * (R / n) + i / n, q mod n =
+    // i mod n, and q mod 8 = i mod 8.
+    newRow = b.add(b.mul(panel, shape.rows / panels), b.div(row, panels));
+    rowInLine = b.rem(row, panels);
+    mask = getMask(row);
+  } else {
+    Value line = b.add(b.mul(panel, shape.rows), row);
+    newRow = b.div(line, panels);
+    rowInLine = b.rem(line, panels);
+    mask = getMask(line);
+  }
+  result[rank - 2] = newRow;
+  result[rank - 1] = b.add(b.mul(rowInLine, shape.lineElements),
+                           b.bitXor(inPanel, mask));
   return result;
 }
 
