@@ -2,32 +2,33 @@
 
 // Rows of 256 bytes (128 f16) are cut into panels of 64 columns (128
 // bytes), each stored whole (64 rows) before the next, as TMA writes a
-// tile box by box and wgmma reads it: element (i, j) is in line q = (j / 64)
-// * 64 + i, its 16-byte chunk moves within the line (j mod 64 xor (q mod 8)
-// * 8), and the physical position s = q * 64 + that is (s / 128, s mod
-// 128) = ((j / 64) * 32 + i / 2, (i mod 2) * 64 + (j mod 64 xor (i mod 8)
-// * 8)): shifts and masks, all constants being powers of two. Every access
-// kind is rewritten: scalar and vector loads and stores, ldmatrix, cp.async.
-// (cse merges the four identical index computations.)
+// tile box by box and wgmma reads it: linear = (j / 64) * 4096 + i * 64 +
+// j mod 64, then the 16-byte chunk moves within its line, linear xor
+// ((linear / 64 mod 8) * 8), and the position is (s / 128, s mod 128).
+// The constants are powers of two: shifts and masks, which LLVM need not
+// rewrite. Every access kind is rewritten: scalar and vector loads and
+// stores, ldmatrix, cp.async. (cse merges the four identical index
+// computations.)
 // CHECK-LABEL: tile.kernel @wide_rows
 // CHECK: %[[BUF:.+]] = tile.alloc_shared
 // CHECK: %[[C6:.+]] = arith.constant 6 : index
 // CHECK: %[[PANEL:.+]] = arith.shrui %[[COL:.+]], %[[C6]]
 // CHECK: %[[C63:.+]] = arith.constant 63 : index
 // CHECK: %[[INPANEL:.+]] = arith.andi %[[COL]], %[[C63]]
-// CHECK: %[[C1:.+]] = arith.constant 1 : index
-// CHECK: %[[HALF:.+]] = arith.shrui %[[ROW:.+]], %[[C1]]
-// CHECK: %[[C5:.+]] = arith.constant 5 : index
-// CHECK: %[[PANELROWS:.+]] = arith.shli %[[PANEL]], %[[C5]]
-// CHECK: %[[I:.+]] = arith.addi %[[PANELROWS]], %[[HALF]]
-// CHECK: %[[ODD:.+]] = arith.andi %[[ROW]], %[[C1]]
+// CHECK: %[[ROWSTART:.+]] = arith.shli %[[ROW:.+]], %[[C6]]
+// CHECK: %[[C12:.+]] = arith.constant 12 : index
+// CHECK: %[[PANELSTART:.+]] = arith.shli %[[PANEL]], %[[C12]]
+// CHECK: %[[S:.+]] = arith.addi %[[PANELSTART]], %[[ROWSTART]]
+// CHECK: %[[LIN:.+]] = arith.addi %[[S]], %[[INPANEL]]
+// CHECK: %[[LINE:.+]] = arith.shrui %[[LIN]], %[[C6]]
 // CHECK: %[[C7:.+]] = arith.constant 7 : index
-// CHECK: %[[R:.+]] = arith.andi %[[ROW]], %[[C7]]
+// CHECK: %[[R:.+]] = arith.andi %[[LINE]], %[[C7]]
 // CHECK: %[[C3:.+]] = arith.constant 3 : index
 // CHECK: %[[X:.+]] = arith.shli %[[R]], %[[C3]]
-// CHECK: %[[SW:.+]] = arith.xori %[[INPANEL]], %[[X]]
-// CHECK: %[[HALFSTART:.+]] = arith.shli %[[ODD]], %[[C6]]
-// CHECK: %[[J:.+]] = arith.addi %[[HALFSTART]], %[[SW]]
+// CHECK: %[[SW:.+]] = arith.xori %[[LIN]], %[[X]]
+// CHECK: %[[I:.+]] = arith.shrui %[[SW]], %[[C7]]
+// CHECK: %[[C127:.+]] = arith.constant 127 : index
+// CHECK: %[[J:.+]] = arith.andi %[[SW]], %[[C127]]
 // CHECK: memref.load %[[BUF]][%[[I]], %[[J]]]
 // CHECK: vector.store %{{.+}}, %[[BUF]][%[[I]], %[[J]]]
 // CHECK: nvgpu.ldmatrix %[[BUF]][%[[I]], %[[J]]]
@@ -63,22 +64,22 @@ tile.kernel @line_rows(%i: index, %j: index, %x: f16) grid [1] threads [32] {
 // -----
 
 // Rows of 64 bytes (32 f16): two rows share a 128-byte line, so the chunk
-// index is taken over the line: linear index (i * 32 + j) xor mask, mask =
-// ((i / 2) mod 8) * 8, which may move an element to the other row of its
-// line. Split at the row: i' = i xor (mask / 32), j' = j xor (mask mod 32).
+// index is taken over the line (linear index xor ((linear / 64) mod 8) *
+// 8), which may move an element to the other row of its line.
 // CHECK-LABEL: tile.kernel @narrow_rows
-// CHECK: %[[C1:.+]] = arith.constant 1 : index
-// CHECK: %[[LINE:.+]] = arith.shrui %[[I:.+]], %[[C1]]
+// CHECK: %[[C5:.+]] = arith.constant 5 : index
+// CHECK: %[[ROWSTART:.+]] = arith.shli %[[I:.+]], %[[C5]]
+// CHECK: %[[LIN:.+]] = arith.addi %[[ROWSTART]], %[[J:.+]]
+// CHECK: %[[C6:.+]] = arith.constant 6 : index
+// CHECK: %[[LINE:.+]] = arith.shrui %[[LIN]], %[[C6]]
 // CHECK: %[[C7:.+]] = arith.constant 7 : index
 // CHECK: %[[R:.+]] = arith.andi %[[LINE]], %[[C7]]
 // CHECK: %[[C3:.+]] = arith.constant 3 : index
-// CHECK: %[[MASK:.+]] = arith.shli %[[R]], %[[C3]]
-// CHECK: %[[C5:.+]] = arith.constant 5 : index
-// CHECK: %[[ROWFLIP:.+]] = arith.shrui %[[MASK]], %[[C5]]
-// CHECK: %[[I2:.+]] = arith.xori %[[I]], %[[ROWFLIP]]
+// CHECK: %[[X:.+]] = arith.shli %[[R]], %[[C3]]
+// CHECK: %[[SW:.+]] = arith.xori %[[LIN]], %[[X]]
+// CHECK: %[[I2:.+]] = arith.shrui %[[SW]], %[[C5]]
 // CHECK: %[[C31:.+]] = arith.constant 31 : index
-// CHECK: %[[COLFLIP:.+]] = arith.andi %[[MASK]], %[[C31]]
-// CHECK: %[[J2:.+]] = arith.xori %[[J:.+]], %[[COLFLIP]]
+// CHECK: %[[J2:.+]] = arith.andi %[[SW]], %[[C31]]
 // CHECK: memref.store %{{.+}}, %{{.+}}[%[[I2]], %[[J2]]]
 tile.kernel @narrow_rows(%i: index, %j: index, %x: f16) grid [1] threads [32] {
   %s = tile.alloc_shared {swizzle = 128} : memref<64x32xf16, #gpu.address_space<workgroup>>
@@ -110,11 +111,10 @@ tile.kernel @view(%i: index) grid [1] threads [32] {
 // like the buffer itself; the raw allocation's other uses are untouched.
 // CHECK-LABEL: tile.kernel @swizzled_stage
 // CHECK: %[[V:.+]] = memref.view
-// CHECK: %[[PANELROWS:.+]] = arith.shli %{{.+}}, %c6 :
-// CHECK: %[[I2:.+]] = arith.addi %[[PANELROWS]], %{{.+}}
 // CHECK: %[[X:.+]] = arith.shli %{{.+}}, %c3 :
 // CHECK: %[[SW:.+]] = arith.xori %{{.+}}, %[[X]]
-// CHECK: %[[J2:.+]] = arith.addi %{{.+}}, %[[SW]]
+// CHECK: %[[I2:.+]] = arith.shrui %[[SW]], %c7
+// CHECK: %[[J2:.+]] = arith.andi %[[SW]], %c127
 // CHECK: memref.store %{{.+}}, %[[V]][%[[I2]], %[[J2]]]
 tile.kernel @swizzled_stage(%stage: index, %i: index, %j: index, %x: f16) grid [1] threads [32] {
   %raw = tile.alloc_shared {alignment = 128} : memref<65536xi8, #gpu.address_space<workgroup>>

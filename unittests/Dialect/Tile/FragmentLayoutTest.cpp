@@ -280,9 +280,9 @@ TEST_F(FragmentLayoutTest, SwizzleSpreadsRowsOverBanks) {
 
 // The index arithmetic tile-apply-swizzles writes computes the positions
 // getSwizzledPosition defines, for every element of tiles of each case:
-// one row per line, rows sharing a line (two and four), panels of whole
-// rows (two and three per row) and panels whose rows do not divide evenly
-// (the general line number). Built on constants, the ops fold.
+// one row per line, rows sharing a line (two and four), rows of two and
+// three panels, row counts that are and are not multiples of 8, a leading
+// dimension. Built on constants, the ops fold.
 TEST_F(FragmentLayoutTest, SwizzledIndicesMatchPositions) {
   Type f16 = Float16Type::get(&context);
   Type f32 = Float32Type::get(&context);

@@ -64,10 +64,10 @@ std::optional<std::string> tile::whyNotSwizzlable(MemRefType type) {
 namespace {
 /// Index arithmetic by constants, as shifts and masks where the constant is
 /// a power of two (every constant of the swizzle but the row and panel
-/// counts), folded where the operands are constants. Shifts and masks keep
-/// the addresses cheap to simplify: LLVM's InstCombine rewrites divisions by
-/// powers of two itself, but it revisits every user, and on the unrolled
-/// accesses of a tensor-core kernel that was most of its first run.
+/// counts), folded where the operands are constants: LLVM's InstCombine
+/// would rewrite the divisions into these itself, revisiting every user
+/// (docs/Pipeline.md, compile time). The structure of the computation is
+/// the one LLVM folds best; see buildSwizzledIndices.
 struct IndexBuilder {
   OpBuilder &builder;
   Location loc;
@@ -125,41 +125,22 @@ SmallVector<Value> tile::buildSwizzledIndices(OpBuilder &builder, Location loc,
     result[rank - 1] = b.bitXor(column, getMask(row));
     return result;
   }
-  if (!shape.isPanelled()) {
-    // k = P / L rows share a line (both powers of two): line = i / k, and
-    // the mask's bits below L move the chunk within the row, those above
-    // it to another row of the line. As linear xor mask, split at L:
-    //   i' = i xor (mask / L), j' = j xor (mask mod L).
-    Value mask =
-        getMask(b.div(row, shape.lineElements / shape.rowElements));
-    result[rank - 2] = b.bitXor(row, b.div(mask, shape.rowElements));
-    result[rank - 1] = b.bitXor(column, b.rem(mask, shape.rowElements));
-    return result;
-  }
-  // Panels of P columns, n = L / P per row, each stored whole: the line of
-  // (i, j) is q = (j / P) * R + i, its chunks move within it,
-  // s = q * P + ((j mod P) xor mask(q)), and (i', j') = (s / L, s mod L)
-  // = (q / n, (q mod n) * P + ((j mod P) xor mask(q))).
-  int64_t panels = shape.rowElements / shape.lineElements;
-  Value panel = b.div(column, shape.lineElements);
-  Value inPanel = b.rem(column, shape.lineElements);
-  Value newRow, rowInLine;
-  Value mask;
-  if (shape.rows % panels == 0 && shape.rows % 8 == 0) {
-    // Whole panels of rows: q / n = panel * (R / n) + i / n, q mod n =
-    // i mod n, and q mod 8 = i mod 8.
-    newRow = b.add(b.mul(panel, shape.rows / panels), b.div(row, panels));
-    rowInLine = b.rem(row, panels);
-    mask = getMask(row);
+  // The linear position, its chunks moved within the line, then (s / L, s
+  // mod L), which the memref lowering's s / L * L + s mod L folds back
+  // into s.
+  Value linear;
+  if (shape.isPanelled()) {
+    Value panel = b.div(column, shape.lineElements);
+    linear = b.add(b.add(b.mul(panel, shape.rows * shape.lineElements),
+                         b.mul(row, shape.lineElements)),
+                   b.rem(column, shape.lineElements));
   } else {
-    Value line = b.add(b.mul(panel, shape.rows), row);
-    newRow = b.div(line, panels);
-    rowInLine = b.rem(line, panels);
-    mask = getMask(line);
+    linear = b.add(b.mul(row, shape.rowElements), column);
   }
-  result[rank - 2] = newRow;
-  result[rank - 1] = b.add(b.mul(rowInLine, shape.lineElements),
-                           b.bitXor(inPanel, mask));
+  Value swizzled =
+      b.bitXor(linear, getMask(b.div(linear, shape.lineElements)));
+  result[rank - 2] = b.div(swizzled, shape.rowElements);
+  result[rank - 1] = b.rem(swizzled, shape.rowElements);
   return result;
 }
 
