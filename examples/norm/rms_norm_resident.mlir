@@ -1,0 +1,88 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %if ptxas %{ %ptxas-each %t %}
+// GPU-SUITE: --shape X=1000x3000 --shape W=3000 --shape Y=1000x3000 --check
+// GPU-SUITE: --shape X=300x9000 --shape W=9000 --shape Y=300x9000 --check
+// GPU-SUITE: --shape X=8192x3000 --shape W=3000 --shape Y=8192x3000 --check --bench
+// CPU-SUITE: --shape X=4x3000 --shape W=3000 --shape Y=4x3000 --check --race-check
+// CPU-SUITE: --shape X=4x9000 --shape W=9000 --shape Y=4x9000 --check
+
+// RMS norm with rows kept in registers (rms_norm.mlir's computation), as
+// layer_norm_resident.mlir: one row per block of 256 threads, chunks of
+// 4096 columns; a row of one chunk is read once.
+// CHECK-LABEL: tile.kernel @rms_norm_resident
+tile.kernel @rms_norm_resident(%X: memref<?x?xf32> {tile.multiple_of = 4},
+                               %W: memref<?xf32> {tile.multiple_of = 4},
+                               %Y: memref<?x?xf32> {tile.multiple_of = 4})
+    grid [?] threads [256] attributes {reference = @rms_norm_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4096 = arith.constant 4096 : index
+  %eps = arith.constant 1.0e-6 : f32
+  %r0 = tile.block_id x
+  %n = memref.dim %X, %c1 : memref<?x?xf32>
+  %n_i64 = arith.index_cast %n : index to i64
+  %nf = arith.uitofp %n_i64 : i64 to f32
+  %chunks = arith.ceildivui %n, %c4096 : index
+  // Thread t holds columns 1024 q + 4 t .. 1024 q + 4 t + 3 in registers
+  // 4 q .. 4 q + 3.
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [1, 4096], threads = 256, registers = 16, map = (d0, d1) -> (0, (d1 floordiv 4) * 1024 + d0 * 4 + d1 mod 4)>} : memref<1x4096xf32, #tile.fragment>
+  %sq = tile.alloc_fragment : memref<1x4096xf32, #tile.fragment>
+  %w = tile.alloc_fragment : memref<4096xf32, #tile.fragment>
+  %scale = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  tile.clear %scale : memref<1xf32, #tile.fragment>
+
+  // CHECK: tile.reduce add
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c4096 : index
+    tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v = memref.load %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %v2 = arith.mulf %v, %v : f32
+      memref.store %v2, %sq[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.reduce add %sq into %scale dim 1 : memref<1x4096xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  }
+  // The sum of squares becomes 1 / sqrt(mean + eps).
+  tile.parallel (%i) in [1] {
+    %s = memref.load %scale[%i] : memref<1xf32, #tile.fragment>
+    %ms = arith.divf %s, %nf : f32
+    %me = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %me : f32
+    memref.store %r, %scale[%i] : memref<1xf32, #tile.fragment>
+  }
+  %resident = arith.cmpi eq, %chunks, %c1 : index
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c4096 : index
+    // One chunk: %x still holds the row.
+    scf.if %resident {
+    } else {
+      tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %W[%c0k] to %w : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v = memref.load %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %r = memref.load %scale[%i] : memref<1xf32, #tile.fragment>
+      %wj = memref.load %w[%j] : memref<4096xf32, #tile.fragment>
+      %nrm = arith.mulf %v, %r : f32
+      %y = arith.mulf %nrm, %wj : f32
+      memref.store %y, %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %x to %Y[%r0, %c0k] : memref<1x4096xf32, #tile.fragment> to memref<?x?xf32>
+  }
+} grid_size {
+^bb0(%X: memref<?x?xf32>, %W: memref<?xf32>, %Y: memref<?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %X, %c0 : memref<?x?xf32>
+  tile.yield %rows : index
+}
+
+// PTX-LABEL: .entry rms_norm_resident(
+// PTX-DAG: ld.global.v4.b32
+// PTX-DAG: bar.sync
+// PTX-DAG: st.global.v4.b32
+
+// The reference is rms_norm.mlir's.
+func.func private @rms_norm_reference(memref<?x?xf32>, memref<?xf32>, memref<?x?xf32>)
+    attributes {tile.defined_in = "rms_norm.mlir"}

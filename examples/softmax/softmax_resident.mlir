@@ -1,0 +1,114 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX-RESIDENT < %t.ptx
+// RUN: %if ptxas %{ %ptxas-each %t %}
+// GPU-SUITE: --shape X=1000x3000 --shape Y=1000x3000 --check
+// GPU-SUITE: --shape X=300x9000 --shape Y=300x9000 --check
+// GPU-SUITE: --shape X=8192x3000 --shape Y=8192x3000 --check --bench
+// CPU-SUITE: --shape X=4x3000 --shape Y=4x3000 --check
+// CPU-SUITE: --shape X=4x9000 --shape Y=4x9000 --check --race-check
+
+// Rows kept in registers: one row per block of 256 threads, streamed in
+// chunks of 4096 columns (16 per thread, 16-byte loads). When the row fits
+// in one chunk (up to 4096 columns: the 3000 of a short row) the second
+// pass scales the registers pass 1 left, so the row is read once, as a
+// copy reads it; longer rows read each chunk again, as @softmax does.
+// CHECK-LABEL: tile.kernel @softmax_resident
+tile.kernel @softmax_resident(%X: memref<?x?xf32> {tile.multiple_of = 4},
+                              %Y: memref<?x?xf32> {tile.multiple_of = 4})
+    grid [?] threads [256] attributes {reference = @softmax_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4096 = arith.constant 4096 : index
+  %one = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %r0 = tile.block_id x
+  %n = memref.dim %X, %c1 : memref<?x?xf32>
+  %chunks = arith.ceildivui %n, %c4096 : index
+  // Thread t holds columns 1024 q + 4 t .. 1024 q + 4 t + 3 in registers
+  // 4 q .. 4 q + 3.
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [1, 4096], threads = 256, registers = 16, map = (d0, d1) -> (0, (d1 floordiv 4) * 1024 + d0 * 4 + d1 mod 4)>} : memref<1x4096xf32, #tile.fragment>
+  %cmax = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %m = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  tile.fill %m, %ninf : memref<1xf32, #tile.fragment>
+  tile.clear %l : memref<1xf32, #tile.fragment>
+
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c4096 : index
+    tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v = memref.load %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %col = arith.addi %c0k, %j : index
+      %inside = arith.cmpi ult, %col, %n : index
+      %masked = arith.select %inside, %v, %ninf : f32
+      memref.store %masked, %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.reduce max %x into %cmax dim 1 clear : memref<1x4096xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+    tile.parallel (%i) in [1] {
+      %mi = memref.load %m[%i] : memref<1xf32, #tile.fragment>
+      %ci = memref.load %cmax[%i] : memref<1xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<1xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %ci : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<1xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<1xf32, #tile.fragment>
+    }
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v = memref.load %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<1xf32, #tile.fragment>
+      %d = arith.subf %v, %mi : f32
+      %e = math.exp %d : f32
+      memref.store %e, %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.reduce add %x into %l dim 1 : memref<1x4096xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  }
+
+  tile.parallel (%i) in [1] {
+    %li = memref.load %l[%i] : memref<1xf32, #tile.fragment>
+    %r = arith.divf %one, %li : f32
+    memref.store %r, %l[%i] : memref<1xf32, #tile.fragment>
+  }
+  %resident = arith.cmpi eq, %chunks, %c1 : index
+  scf.if %resident {
+    // One chunk: %x holds exp(x - m) with the row's final maximum.
+    tile.parallel (%i, %j) in [1, 4096] {
+      %e = memref.load %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %ri = memref.load %l[%i] : memref<1xf32, #tile.fragment>
+      %y = arith.mulf %e, %ri : f32
+      memref.store %y, %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %x to %Y[%r0, %c0] : memref<1x4096xf32, #tile.fragment> to memref<?x?xf32>
+  } else {
+    tile.serial %k = %c0 to %chunks step %c1 {
+      %c0k = arith.muli %k, %c4096 : index
+      tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+      tile.parallel (%i, %j) in [1, 4096] {
+        %v = memref.load %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+        %mi = memref.load %m[%i] : memref<1xf32, #tile.fragment>
+        %ri = memref.load %l[%i] : memref<1xf32, #tile.fragment>
+        %d = arith.subf %v, %mi : f32
+        %e = math.exp %d : f32
+        %y = arith.mulf %e, %ri : f32
+        memref.store %y, %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      }
+      tile.copy %x to %Y[%r0, %c0k] : memref<1x4096xf32, #tile.fragment> to memref<?x?xf32>
+    }
+  }
+} grid_size {
+^bb0(%X: memref<?x?xf32>, %Y: memref<?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %X, %c0 : memref<?x?xf32>
+  tile.yield %rows : index
+}
+
+// PTX-RESIDENT-LABEL: .entry softmax_resident(
+// PTX-RESIDENT-DAG: ld.global.v4.b32
+// PTX-RESIDENT-DAG: bar.sync
+// PTX-RESIDENT-DAG: st.global.v4.b32
+
+// The reference is softmax.mlir's.
+func.func private @softmax_reference(memref<?x?xf32>, memref<?x?xf32>)
+    attributes {tile.defined_in = "softmax.mlir"}
