@@ -4,7 +4,7 @@
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --shape X=1000x3000 --shape W=3000 --shape B=3000 --shape Y=1000x3000 --check
 // GPU-SUITE: --shape X=4096x8192 --shape W=8192 --shape B=8192 --shape Y=4096x8192 --check --bench
-// CPU-SUITE: --shape X=12x1100 --shape W=1100 --shape B=1100 --shape Y=12x1100 --check
+// CPU-SUITE: --shape X=13x1100 --shape W=1100 --shape B=1100 --shape Y=13x1100 --check
 
 // Layer norm over rows, Y = (X - mean) / sqrt(var + 1e-5) * W + B, for any
 // number of rows and any row length that is a multiple of 4 (16-byte

@@ -5,8 +5,8 @@
 // GPU-SUITE: --shape X=1000x3000 --shape W=3000 --shape Y=1000x3000 --check
 // GPU-SUITE: --shape X=300x9000 --shape W=9000 --shape Y=300x9000 --check
 // GPU-SUITE: --shape X=8192x3000 --shape W=3000 --shape Y=8192x3000 --check --bench
-// CPU-SUITE: --shape X=4x3000 --shape W=3000 --shape Y=4x3000 --check --race-check
-// CPU-SUITE: --shape X=4x9000 --shape W=9000 --shape Y=4x9000 --check
+// CPU-SUITE: --shape X=5x3000 --shape W=3000 --shape Y=5x3000 --check --race-check
+// CPU-SUITE: --shape X=3x9000 --shape W=9000 --shape Y=3x9000 --check
 
 // RMS norm with rows kept in registers (rms_norm.mlir's computation), as
 // layer_norm_resident.mlir: one row per block of 256 threads, chunks of

@@ -4,7 +4,7 @@
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --shape X=1000x3000 --shape Y=1000x3000 --check
 // GPU-SUITE: --shape X=4096x8192 --shape Y=4096x8192 --check --bench
-// CPU-SUITE: --shape X=12x1100 --shape Y=12x1100 --check
+// CPU-SUITE: --shape X=13x1100 --shape Y=13x1100 --check
 
 // Row softmax, Y[r, :] = exp(X[r, :] - max) / sum(exp(X[r, :] - max)), for
 // any number of rows and any row length, written at tile level: no thread

@@ -269,9 +269,11 @@ planKernel(mlir::tile::KernelOp kernel, const PlanOptions &options) {
           return makeError(llvm::formatv(
               "--shape {0}: the shape does not fit argument '{0}' of type {1}",
               argument.name, printType(type)));
+        // The outermost size of a memref of rank 2 or more (its rows) is
+        // free: only the sizes that set the row pitch need the multiple.
         if (std::optional<int64_t> multiple =
                 mlir::tile::getDeclaredMultiple(kernel.getArguments()[index]))
-          for (size_t d = 0; d < shape.size(); ++d)
+          for (size_t d = shape.size() > 1 ? 1 : 0; d < shape.size(); ++d)
             if (memref.isDynamicDim(d) && shape[d] % *multiple != 0)
               return makeError(llvm::formatv(
                   "--shape {0}: size {1} of dimension {2} is not a multiple "

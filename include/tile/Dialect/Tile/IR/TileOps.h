@@ -29,7 +29,9 @@
 namespace mlir::tile {
 
 /// The `tile.multiple_of` of `memref` when it is a kernel argument that
-/// declares one.
+/// declares one: every dynamic size of the memref but the outermost (of a
+/// memref of rank 2 or more) is a multiple of it, so that its rows start
+/// aligned. Nothing may assume it of the outermost size.
 std::optional<int64_t> getDeclaredMultiple(Value memref);
 
 /// Registers of an SM (sm_90), shared by the threads of its blocks.
