@@ -1,6 +1,7 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.attention_f16_d128.ptx
+// RUN: FileCheck %s --check-prefix=PTX-MATH < %t.attention_f16_d128.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --kernel attention_f16_d64 --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
 // GPU-SUITE: --kernel attention_f16_d128 --shape Q=1x2x200x128 --shape K=1x2x333x128 --shape V=1x2x333x128 --shape O=1x2x200x128 --shape LSE=1x2x200 --check --check-repeat 5
@@ -30,11 +31,19 @@
 // through shared memory in blocks of 128, two stages deep: its producer
 // (the third warp group) copies them with TMA (the head's subview of each
 // [batch, heads, seq, D] argument becomes a 4-D box of one head; a block
-// past the end reads zeros), its consumer (two warp groups, 64 rows each,
-// 240 registers) computes on them, the two meeting only on the stages'
-// mbarriers. Both products run on Hopper's wgmma (sm_90a):
+// outside the sequence reads zeros), its consumer (two warp groups, 64
+// rows each, 240 registers) computes on them, the two meeting only on the
+// stages' mbarriers. Both products run on Hopper's wgmma (sm_90a). The
+// body is rotated, as FlashAttention-3's: iteration j computes S of key
+// block j and O of block j - 1 (its stage holds K_j and V_(j-1); one
+// iteration more, whose S is all masked and whose first O adds P = 0):
+//   rescale            tile.parallel over O: O *= alpha (of block j - 1)
 //   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D), Q
 //                      and K read through shared-memory descriptors
+//   O += P V           tile.gemm with P (block j - 1) as the A operand,
+//                      read from registers (its layout is the
+//                      accumulator's, which holds wgmma's register A
+//                      fragment as it is); its MMAs run during the rest
 //   mask               tile.parallel over S, in an scf.if taken only by the
 //                      blocks that need it: keys past the end (and, causal,
 //                      after the query) become -inf
@@ -43,24 +52,23 @@
 //                      alpha = exp2((m_old - m) c), l *= alpha, with
 //                      c = log2(e) / sqrt(D)
 //   P = exp2(S c - m c) tile.parallel over S (one FMA, one ex2 per element),
-//                      then tile.reduce add into l
-//   O = O alpha + P V  tile.parallel over O, tile.copy S to an f16 fragment
-//                      P, and tile.gemm with P as the A operand, read from
-//                      registers (its layout is the accumulator's, which
-//                      holds wgmma's register A fragment as it is)
-// then O / l and LSE = ln 2 (m c + log2 l) go out. Layout inference picks
-// every register layout: the accumulators' mma layout with the 8 warps
-// splitting the rows (P feeds a gemm), the row statistics its reduced form;
-// no thread index appears. Causal blocks skip the key blocks above the
-// diagonal. docs/Attention.md walks through it op by op.
+//                      then tile.reduce add into l, tile.copy S to an f16
+//                      fragment P (once P V's MMAs are done)
+// then O / l and LSE = ln 2 (m c + log2 l) go out. The consumer is
+// `pingpong`: its two warp groups take turns issuing their two gemms, so
+// that one group's MMAs run while the other computes its softmax. Layout
+// inference picks every register layout: the accumulators' mma layout
+// with the 8 warps splitting the rows (P feeds a gemm), the row
+// statistics its reduced form; no thread index appears. Causal blocks
+// skip the key blocks above the diagonal. docs/Attention.md walks through
+// it op by op.
 //
 // Exponentials are base 2, the scale c folded into them: math.exp2 with
 // fastmath<afn> lowers to ex2.approx.ftz.f32, one MUFU.EX2 (results below
 // 2^-126 become 0; docs/Attention.md gives its error).
-// H100, 2026-11-27, B4 H32 S4096 f16 D = 128: 440 TFLOP/s, causal 390
-// (376 / 341 with the cp.async pipeline of all 256 threads it replaced);
-// SDPA in the same call: cuDNN 661 / 584, flash 340 / 310
-// (docs/Attention.md has 1k to 16k, f16 and bf16).
+// H100, 2026-11-28, B4 H32 S4096 f16 D = 128: 552 TFLOP/s, causal 511
+// (503 / 462 in the order S, softmax, P V without turns, in the same call;
+// docs/Attention.md has 1k to 16k, f16 and bf16).
 
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
@@ -104,17 +112,36 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  // The first iteration's O = O alpha + P V adds nothing.
+  %one = arith.constant 1.0 : f32
+  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
+  tile.clear %P : memref<128x128xf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
-  tile.warp_specialize %c0 to %blocks step %c1 stages 2
+  // One iteration more: iteration j computes S of block j and O of
+  // block j - 1; block -1 and the block past the end read zeros.
+  %iterations = arith.addi %blocks, %c1 : index
+  tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 {
+    %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
+    tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // O = O alpha, before this iteration's gemms.
+    tile.parallel (%i, %d) in [128, 64] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    }
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    // O = O alpha + P V of the previous block: its MMAs run during the
+    // softmax of this block's S below.
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
     %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -158,14 +185,6 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     }
     tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
-    tile.parallel (%i, %d) in [128, 64] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    }
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -245,17 +264,36 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  // The first iteration's O = O alpha + P V adds nothing.
+  %one = arith.constant 1.0 : f32
+  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
+  tile.clear %P : memref<128x128xf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
-  tile.warp_specialize %c0 to %blocks step %c1 stages 2
+  // One iteration more: iteration j computes S of block j and O of
+  // block j - 1; block -1 and the block past the end read zeros.
+  %iterations = arith.addi %blocks, %c1 : index
+  tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 {
+    %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
+    tile.copy %Vh[%v0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // O = O alpha, before this iteration's gemms.
+    tile.parallel (%i, %d) in [128, 128] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    }
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    // O = O alpha + P V of the previous block: its MMAs run during the
+    // softmax of this block's S below.
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
     %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -299,14 +337,6 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
     }
     tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
-    tile.parallel (%i, %d) in [128, 128] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-    }
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -383,17 +413,36 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  // The first iteration's O = O alpha + P V adds nothing.
+  %one = arith.constant 1.0 : f32
+  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
+  tile.clear %P : memref<128x128xbf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
-  tile.warp_specialize %c0 to %blocks step %c1 stages 2
+  // One iteration more: iteration j computes S of block j and O of
+  // block j - 1; block -1 and the block past the end read zeros.
+  %iterations = arith.addi %blocks, %c1 : index
+  tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 {
+    %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
+    tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // O = O alpha, before this iteration's gemms.
+    tile.parallel (%i, %d) in [128, 64] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    }
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    // O = O alpha + P V of the previous block: its MMAs run during the
+    // softmax of this block's S below.
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
     %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -437,14 +486,6 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     }
     tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
-    tile.parallel (%i, %d) in [128, 64] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    }
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -521,17 +562,36 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  // The first iteration's O = O alpha + P V adds nothing.
+  %one = arith.constant 1.0 : f32
+  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
+  tile.clear %P : memref<128x128xbf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
-  tile.warp_specialize %c0 to %blocks step %c1 stages 2
+  // One iteration more: iteration j computes S of block j and O of
+  // block j - 1; block -1 and the block past the end read zeros.
+  %iterations = arith.addi %blocks, %c1 : index
+  tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 {
+    %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
+    tile.copy %Vh[%v0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // O = O alpha, before this iteration's gemms.
+    tile.parallel (%i, %d) in [128, 128] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    }
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    // O = O alpha + P V of the previous block: its MMAs run during the
+    // softmax of this block's S below.
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
     %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -575,14 +635,6 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
     }
     tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
-    tile.parallel (%i, %d) in [128, 128] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-    }
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -659,21 +711,40 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  // The first iteration's O = O alpha + P V adds nothing.
+  %one = arith.constant 1.0 : f32
+  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
+  tile.clear %P : memref<128x128xf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // Causal: key blocks past the tile's last row are all masked; skip them.
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
-  tile.warp_specialize %c0 to %kvend step %c1 stages 2
+  // One iteration more: iteration j computes S of block j and O of
+  // block j - 1; block -1 and the block past the end read zeros.
+  %iterations = arith.addi %kvend, %c1 : index
+  tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 {
+    %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
+    tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // O = O alpha, before this iteration's gemms.
+    tile.parallel (%i, %d) in [128, 64] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    }
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    // O = O alpha + P V of the previous block: its MMAs run during the
+    // softmax of this block's S below.
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
     %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -723,14 +794,6 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
     }
     tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
-    tile.parallel (%i, %d) in [128, 64] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    }
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -807,21 +870,40 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  // The first iteration's O = O alpha + P V adds nothing.
+  %one = arith.constant 1.0 : f32
+  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
+  tile.clear %P : memref<128x128xf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // Causal: key blocks past the tile's last row are all masked; skip them.
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
-  tile.warp_specialize %c0 to %kvend step %c1 stages 2
+  // One iteration more: iteration j computes S of block j and O of
+  // block j - 1; block -1 and the block past the end read zeros.
+  %iterations = arith.addi %kvend, %c1 : index
+  tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 {
+    %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
+    tile.copy %Vh[%v0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // O = O alpha, before this iteration's gemms.
+    tile.parallel (%i, %d) in [128, 128] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    }
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    // O = O alpha + P V of the previous block: its MMAs run during the
+    // softmax of this block's S below.
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
     %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -871,14 +953,6 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
     }
     tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
-    tile.parallel (%i, %d) in [128, 128] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-    }
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -955,21 +1029,40 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  // The first iteration's O = O alpha + P V adds nothing.
+  %one = arith.constant 1.0 : f32
+  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
+  tile.clear %P : memref<128x128xbf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // Causal: key blocks past the tile's last row are all masked; skip them.
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
-  tile.warp_specialize %c0 to %kvend step %c1 stages 2
+  // One iteration more: iteration j computes S of block j and O of
+  // block j - 1; block -1 and the block past the end read zeros.
+  %iterations = arith.addi %kvend, %c1 : index
+  tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 {
+    %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
+    tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // O = O alpha, before this iteration's gemms.
+    tile.parallel (%i, %d) in [128, 64] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    }
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    // O = O alpha + P V of the previous block: its MMAs run during the
+    // softmax of this block's S below.
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
     %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -1019,14 +1112,6 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
     }
     tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
-    tile.parallel (%i, %d) in [128, 64] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    }
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -1103,21 +1188,40 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
+  // The first iteration's O = O alpha + P V adds nothing.
+  %one = arith.constant 1.0 : f32
+  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
+  tile.clear %P : memref<128x128xbf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // Causal: key blocks past the tile's last row are all masked; skip them.
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
-  tile.warp_specialize %c0 to %kvend step %c1 stages 2
+  // One iteration more: iteration j computes S of block j and O of
+  // block j - 1; block -1 and the block past the end read zeros.
+  %iterations = arith.addi %kvend, %c1 : index
+  tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
-    tile.copy %Vh[%n0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 {
+    %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
+    tile.copy %Vh[%v0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // O = O alpha, before this iteration's gemms.
+    tile.parallel (%i, %d) in [128, 128] {
+      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      %scaled = arith.mulf %o, %alpha : f32
+      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    }
     // S = Q K^T, in raw units: the scale is applied inside exp2 below.
     tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    // O = O alpha + P V of the previous block: its MMAs run during the
+    // softmax of this block's S below.
+    // O += P V, P read from registers.
+    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
     // Keys past the end (and, causal, after the query) become -inf, in
     // the blocks that have any.
     %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -1167,14 +1271,6 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
     }
     tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
-    tile.parallel (%i, %d) in [128, 128] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-    }
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
   }
 
   // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
@@ -1215,13 +1311,25 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
 // PTX: setmaxnreg.dec.sync.aligned.u32 24;
 // PTX: cp.async.bulk.tensor.4d.shared::cta.global.tile.mbarrier::complete_tx::bytes
 // PTX: setmaxnreg.inc.sync.aligned.u32 240;
-// S = Q K^T: both operands through descriptors (K stored N x K).
-// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
-// PTX-DAG: ex2.approx.ftz.f32
-// PTX-DAG: shfl.sync.bfly.b32
-// O += P V: P from registers, V (stored K x N) through a descriptor.
-// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// The last warp group gives the first its first turn.
+// PTX: bar.arrive 2, 256;
+// A warp group's turn: S = Q K^T, both operands through descriptors (K
+// stored N x K), and O += P V, P from registers, V (stored K x N) through a
+// descriptor; the softmax with P V in flight.
+// PTX: bar.sync {{%r[0-9]+}}, 256;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX: bar.arrive {{%r[0-9]+}}, 256;
+// PTX: wgmma.wait_group.sync.aligned 1;
+// After the loop the first warp group takes the last one's final turn.
+// PTX: bar.sync 2, 256;
 // PTX: setmaxnreg.dec.sync.aligned.u32 168;
+// The softmax: one FMA and one ex2.approx per element, row reductions by
+// shuffles, wherever LLVM places them.
+// PTX-MATH-DAG: ex2.approx.ftz.f32
+// PTX-MATH-DAG: shfl.sync.bfly.b32
 
 func.func @attention_f16_reference(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>, %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>,
     %LSE: memref<?x?x?xf32>) {

@@ -5,13 +5,15 @@ with its references. Usage: gen_attention.py > attention.mlir"""
 import math
 import sys
 
-def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None, ws=False, overlap=False):
+def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None, ws=False, overlap=False, pingpong=False):
     """One kernel. ws: a tile.warp_specialize with a TMA producer warp group
     (else a tile.pipelined loop of all threads); overlap (with ws): the body
     rotated so that block j's S = Q K^T and block j - 1's O += P V are
     issued together and the softmax of S runs while P V's MMAs do (one
     iteration more; the producer loads K of block j and V of block j - 1,
-    zeros outside; docs/TensorCores.md, "Deferred wgmma waits")."""
+    zeros outside; docs/TensorCores.md, "Deferred wgmma waits"); pingpong
+    (with ws): the consumer's two warp groups take turns issuing their
+    gemms."""
     low = f", lowering = #tile.gemm_lowering<{lowering}>" if lowering else ""
     scale = math.log2(math.e) / math.sqrt(D)
     seqty = f"memref<?x?x?x{D}x{T}>"
@@ -94,7 +96,7 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
             w(f"    tile.copy %Vh[%v0, %c0] to %Vs : {view} to {sh(BN, D)}")
         else:
             w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
-        w(f"  }} consumer(%j, %st) threads {threads} regs 240 {{")
+        w(f"  }} consumer(%j, %st) threads {threads} regs 240{' pingpong' if pingpong else ''} {{")
         w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
     else:
         w(f"  tile.pipelined %j = %c0 to {end} step %c1 stages {stages}{' rolled' if rolled else ''} {{")
@@ -175,6 +177,11 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
         middle = o.index(f"    tile.parallel (%i, %d) in [{BM}, {D}] {{")
         softmax, product = o[first:middle], o[middle:]
         del o[first:]
+        if overlap == "early":
+            # The rescale before S's gemm: nothing between the two gemms.
+            rescale, product = product[:6], product[6:]
+            gemm = o.index("    // S = Q K^T, in raw units: the scale is applied inside exp2 below.")
+            o[gemm:gemm] = ["    // O = O alpha, before this iteration's gemms."] + rescale
         o.append("    // O = O alpha + P V of the previous block: its MMAs run during the")
         o.append("    // softmax of this block's S below.")
         o.extend(product)
@@ -302,6 +309,7 @@ HEADER = """\
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.attention_f16_d128.ptx
+// RUN: FileCheck %s --check-prefix=PTX-MATH < %t.attention_f16_d128.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --kernel attention_f16_d64 --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
 // GPU-SUITE: --kernel attention_f16_d128 --shape Q=1x2x200x128 --shape K=1x2x333x128 --shape V=1x2x333x128 --shape O=1x2x200x128 --shape LSE=1x2x200 --check --check-repeat 5
@@ -331,11 +339,19 @@ HEADER = """\
 // through shared memory in blocks of 128, two stages deep: its producer
 // (the third warp group) copies them with TMA (the head's subview of each
 // [batch, heads, seq, D] argument becomes a 4-D box of one head; a block
-// past the end reads zeros), its consumer (two warp groups, 64 rows each,
-// 240 registers) computes on them, the two meeting only on the stages'
-// mbarriers. Both products run on Hopper's wgmma (sm_90a):
+// outside the sequence reads zeros), its consumer (two warp groups, 64
+// rows each, 240 registers) computes on them, the two meeting only on the
+// stages' mbarriers. Both products run on Hopper's wgmma (sm_90a). The
+// body is rotated, as FlashAttention-3's: iteration j computes S of key
+// block j and O of block j - 1 (its stage holds K_j and V_(j-1); one
+// iteration more, whose S is all masked and whose first O adds P = 0):
+//   rescale            tile.parallel over O: O *= alpha (of block j - 1)
 //   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D), Q
 //                      and K read through shared-memory descriptors
+//   O += P V           tile.gemm with P (block j - 1) as the A operand,
+//                      read from registers (its layout is the
+//                      accumulator's, which holds wgmma's register A
+//                      fragment as it is); its MMAs run during the rest
 //   mask               tile.parallel over S, in an scf.if taken only by the
 //                      blocks that need it: keys past the end (and, causal,
 //                      after the query) become -inf
@@ -344,24 +360,23 @@ HEADER = """\
 //                      alpha = exp2((m_old - m) c), l *= alpha, with
 //                      c = log2(e) / sqrt(D)
 //   P = exp2(S c - m c) tile.parallel over S (one FMA, one ex2 per element),
-//                      then tile.reduce add into l
-//   O = O alpha + P V  tile.parallel over O, tile.copy S to an f16 fragment
-//                      P, and tile.gemm with P as the A operand, read from
-//                      registers (its layout is the accumulator's, which
-//                      holds wgmma's register A fragment as it is)
-// then O / l and LSE = ln 2 (m c + log2 l) go out. Layout inference picks
-// every register layout: the accumulators' mma layout with the 8 warps
-// splitting the rows (P feeds a gemm), the row statistics its reduced form;
-// no thread index appears. Causal blocks skip the key blocks above the
-// diagonal. docs/Attention.md walks through it op by op.
+//                      then tile.reduce add into l, tile.copy S to an f16
+//                      fragment P (once P V's MMAs are done)
+// then O / l and LSE = ln 2 (m c + log2 l) go out. The consumer is
+// `pingpong`: its two warp groups take turns issuing their two gemms, so
+// that one group's MMAs run while the other computes its softmax. Layout
+// inference picks every register layout: the accumulators' mma layout
+// with the 8 warps splitting the rows (P feeds a gemm), the row
+// statistics its reduced form; no thread index appears. Causal blocks
+// skip the key blocks above the diagonal. docs/Attention.md walks through
+// it op by op.
 //
 // Exponentials are base 2, the scale c folded into them: math.exp2 with
 // fastmath<afn> lowers to ex2.approx.ftz.f32, one MUFU.EX2 (results below
 // 2^-126 become 0; docs/Attention.md gives its error).
-// H100, 2026-11-27, B4 H32 S4096 f16 D = 128: 440 TFLOP/s, causal 390
-// (376 / 341 with the cp.async pipeline of all 256 threads it replaced);
-// SDPA in the same call: cuDNN 661 / 584, flash 340 / 310
-// (docs/Attention.md has 1k to 16k, f16 and bf16).
+// H100, 2026-11-28, B4 H32 S4096 f16 D = 128: 552 TFLOP/s, causal 511
+// (503 / 462 in the order S, softmax, P V without turns, in the same call;
+// docs/Attention.md has 1k to 16k, f16 and bf16).
 """
 
 
@@ -373,7 +388,8 @@ def main():
                 kind = "_causal" if causal else ""
                 name = f"attention_{T}_d{D}{kind}"
                 k = kernel(name, T, D, causal, BM=128, BN=128, threads=256,
-                           lowering="wgmma", ws=True)
+                           lowering="wgmma", ws=True, overlap="early",
+                           pingpong=True)
                 k = k.replace(f"@{name}_reference", f"@attention_{T}{kind}_reference")
                 if name == "attention_f16_d128":
                     k = "// CHECK-LABEL: tile.kernel @attention_f16_d128\n// CHECK: tile.reduce max\n// CHECK: tile.gemm\n" + k
@@ -384,13 +400,25 @@ def main():
 // PTX: setmaxnreg.dec.sync.aligned.u32 24;
 // PTX: cp.async.bulk.tensor.4d.shared::cta.global.tile.mbarrier::complete_tx::bytes
 // PTX: setmaxnreg.inc.sync.aligned.u32 240;
-// S = Q K^T: both operands through descriptors (K stored N x K).
-// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
-// PTX-DAG: ex2.approx.ftz.f32
-// PTX-DAG: shfl.sync.bfly.b32
-// O += P V: P from registers, V (stored K x N) through a descriptor.
-// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// The last warp group gives the first its first turn.
+// PTX: bar.arrive 2, 256;
+// A warp group's turn: S = Q K^T, both operands through descriptors (K
+// stored N x K), and O += P V, P from registers, V (stored K x N) through a
+// descriptor; the softmax with P V in flight.
+// PTX: bar.sync {{%r[0-9]+}}, 256;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX: bar.arrive {{%r[0-9]+}}, 256;
+// PTX: wgmma.wait_group.sync.aligned 1;
+// After the loop the first warp group takes the last one's final turn.
+// PTX: bar.sync 2, 256;
 // PTX: setmaxnreg.dec.sync.aligned.u32 168;
+// The softmax: one FMA and one ex2.approx per element, row reductions by
+// shuffles, wherever LLVM places them.
+// PTX-MATH-DAG: ex2.approx.ftz.f32
+// PTX-MATH-DAG: shfl.sync.bfly.b32
 """)
     for causal in (False, True):
         for T in ("f16", "bf16"):

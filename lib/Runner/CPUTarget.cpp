@@ -133,6 +133,7 @@ CPUTarget::compile(ModuleOp module, const CPUTargetOptions &options) {
     };
     using namespace cpu::entry;
     add(kBarrier, &tile_rt_barrier);
+    add(kNamedBarrier, &tile_rt_named_barrier);
     add(kShuffle, &tile_rt_shuffle);
     add(kShuffleValid, &tile_rt_shuffle_valid);
     add(kMBarrierInit, &tile_rt_mbarrier_init);

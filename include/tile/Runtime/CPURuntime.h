@@ -98,6 +98,14 @@ extern "C" {
 /// that has not returned has arrived.
 void tile_rt_barrier(int32_t site);
 
+/// Named barrier `id` (0 to 15) counting `threads` arrivals (bar.sync id,
+/// threads when `wait`, else bar.arrive id, threads): the caller arrives
+/// and, when waiting, blocks until the count is reached. It orders no
+/// memory for the race check (the compiler uses it only to order issue:
+/// a pingpong consumer's turns).
+void tile_rt_named_barrier(int32_t id, int32_t threads, int32_t wait,
+                           int32_t site);
+
 /// Warp shuffle with PTX shfl.sync semantics as gpu.shuffle lowers to it:
 /// `mode` is a ShuffleMode (gpu::ShuffleMode's numbers). All live lanes of
 /// the caller's warp exchange values.

@@ -52,6 +52,7 @@ constexpr unsigned kOutOfBoundsIndices = 4;
 /// Symbol names of the entry points (declared in CPURuntime.h).
 namespace entry {
 constexpr const char kBarrier[] = "tile_rt_barrier";
+constexpr const char kNamedBarrier[] = "tile_rt_named_barrier";
 constexpr const char kShuffle[] = "tile_rt_shuffle";
 constexpr const char kShuffleValid[] = "tile_rt_shuffle_valid";
 constexpr const char kMBarrierInit[] = "tile_rt_mbarrier_init";

@@ -142,6 +142,41 @@ struct BlockBarrierToRuntime : public ConversionPattern {
   SiteTable &sites;
 };
 
+/// A named barrier (nvvm.barrier with an id and a count, without a
+/// reduction; nvvm.barrier.arrive): the runtime's, with its site.
+struct NamedBarrierToRuntime : public ConversionPattern {
+  NamedBarrierToRuntime(MLIRContext *context, StringRef name, SiteTable &sites)
+      : ConversionPattern(name, /*benefit=*/2, context), sites(sites) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value id, threads;
+    bool wait = true;
+    if (auto barrier = dyn_cast<NVVM::BarrierOp>(op)) {
+      if (!barrier.getBarrierId() || !barrier.getNumberOfThreads() ||
+          barrier.getReductionOp() || op->getNumResults() != 0)
+        return rewriter.notifyMatchFailure(op, "not an id and a count");
+      id = operands[0];
+      threads = operands[1];
+    } else {
+      auto arrive = cast<NVVM::BarrierArriveOp>(op);
+      wait = false;
+      id = arrive.getBarrierId() ? operands[0]
+                                 : createI32(rewriter, op->getLoc(), 0);
+      threads = operands.back();
+    }
+    Location loc = op->getLoc();
+    callRuntime(rewriter, loc, kNamedBarrier, {},
+                {id, threads, createI32(rewriter, loc, wait ? 1 : 0),
+                 createI32(rewriter, loc, sites.getId(op))});
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  SiteTable &sites;
+};
+
 /// The shuffled value as the 64 bits the runtime moves, and back.
 static Value toBits(OpBuilder &b, Location loc, Value value) {
   Type type = value.getType();
@@ -399,6 +434,9 @@ void host::populateThreadOpsToRuntimePatterns(RewritePatternSet &patterns,
                          NVVM::Barrier0Op::getOperationName(),
                          NVVM::BarrierOp::getOperationName()})
     patterns.add<BlockBarrierToRuntime>(context, name, sites);
+  for (StringRef name : {NVVM::BarrierOp::getOperationName(),
+                         NVVM::BarrierArriveOp::getOperationName()})
+    patterns.add<NamedBarrierToRuntime>(context, name, sites);
   patterns.add<ShuffleToRuntime, CpAsyncArriveToRuntime, CompleteTxToRuntime>(
       context, sites);
   for (StringRef name : {NVVM::WgmmaFenceAlignedOp::getOperationName(),

@@ -142,6 +142,11 @@ void tile_rt_barrier(int32_t site) {
   getWorker("tile_rt_barrier").barrier(site);
 }
 
+void tile_rt_named_barrier(int32_t id, int32_t threads, int32_t wait,
+                           int32_t site) {
+  getWorker("tile_rt_named_barrier").namedBarrier(id, threads, wait != 0, site);
+}
+
 uint64_t tile_rt_shuffle(uint64_t value, int32_t offset, int32_t width,
                          int32_t mode, int32_t site) {
   return getWorker("tile_rt_shuffle").shuffle(value, offset, width, mode, site);

@@ -42,6 +42,37 @@ void Worker::barrier(int32_t site) {
   thread.waitKind = WaitKind::None;
 }
 
+void Worker::namedBarrier(int32_t id, int32_t threads, bool wait,
+                          int32_t site) {
+  const char *operation = wait ? "bar.sync" : "bar.arrive";
+  if (id < 0 || id >= static_cast<int32_t>(namedBarriers.size()) ||
+      threads <= 0 || threads % 32 != 0) {
+    reports.insert(std::string(operation) + " by " + describeCurrentThread() +
+                   " at " + describeSite(spec.sites, site) + ": barrier " +
+                   std::to_string(id) + " with " + std::to_string(threads) +
+                   " threads (ids are 0 to 15, counts positive multiples "
+                   "of 32)");
+    return;
+  }
+  NamedBarrierState &state = namedBarriers[id];
+  uint32_t generation = state.generation;
+  ++progress;
+  if (++state.arrived == static_cast<uint32_t>(threads)) {
+    state.arrived = 0;
+    ++state.generation;
+    return;
+  }
+  if (!wait)
+    return;
+  ThreadState &thread = *current;
+  thread.waitKind = WaitKind::NamedBarrier;
+  thread.waitSite = site;
+  do
+    yield();
+  while (state.generation == generation);
+  thread.waitKind = WaitKind::None;
+}
+
 void Worker::completeShuffle(WarpState &warp) {
   warp.arrived = 0;
   ++warp.generation;

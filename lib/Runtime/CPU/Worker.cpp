@@ -113,6 +113,7 @@ void Worker::runBlock(int64_t linearBlock) {
     warp.live = warp.size;
   }
   barrierArrived = 0;
+  namedBarriers = {};
   transactionBytes.clear();
   liveThreads = static_cast<uint32_t>(blockThreads);
   if (raceDetector)
@@ -184,6 +185,9 @@ void Worker::reportDeadlock(const std::vector<ThreadState *> &waiting) {
     switch (thread.waitKind) {
     case WaitKind::Barrier:
       text += " (barrier)";
+      break;
+    case WaitKind::NamedBarrier:
+      text += " (named barrier)";
       break;
     case WaitKind::Shuffle:
       text += " (shuffle)";

@@ -32,7 +32,7 @@
 namespace tile::cpu::detail {
 
 /// What a suspended thread waits for, for deadlock reports.
-enum class WaitKind : uint8_t { None, Barrier, Shuffle, MBarrier };
+enum class WaitKind : uint8_t { None, Barrier, NamedBarrier, Shuffle, MBarrier };
 
 /// PTX allows mbarrier counts from 1 to 2^20 - 1.
 constexpr int32_t kMaxMBarrierCount = (1 << 20) - 1;
@@ -144,6 +144,7 @@ public:
   bool isRunningThread() const { return current != nullptr; }
 
   void barrier(int32_t site);
+  void namedBarrier(int32_t id, int32_t threads, bool wait, int32_t site);
   uint64_t shuffle(uint64_t value, int32_t offset, int32_t width, int32_t mode,
                    int32_t site);
   bool lastShuffleValid() const { return current->shuffleValid; }
@@ -210,6 +211,12 @@ private:
   std::unordered_map<uint32_t, int64_t> transactionBytes;
   uint32_t barrierGeneration = 0;
   uint32_t barrierArrived = 0;
+  /// The named barriers (bar.sync / bar.arrive with an id and a count).
+  struct NamedBarrierState {
+    uint32_t generation = 0;
+    uint32_t arrived = 0;
+  };
+  std::array<NamedBarrierState, 16> namedBarriers;
   uint32_t liveThreads = 0;
 };
 

@@ -63,7 +63,8 @@ std::pair<int64_t, int64_t> tile::getRoleThreads(Operation *op) {
 /// Parses `(%iv, %stage) threads N [regs R] region` for one role.
 static ParseResult parseRole(OpAsmParser &parser, OperationState &result,
                              StringRef role, Region &region,
-                             StringRef threadsName, StringRef regsName) {
+                             StringRef threadsName, StringRef regsName,
+                             StringRef pingpongName = {}) {
   Builder &builder = parser.getBuilder();
   SmallVector<OpAsmParser::Argument> args;
   int64_t threads;
@@ -78,6 +79,9 @@ static ParseResult parseRole(OpAsmParser &parser, OperationState &result,
       return failure();
     result.addAttribute(regsName, builder.getI64IntegerAttr(regs));
   }
+  if (!pingpongName.empty() &&
+      succeeded(parser.parseOptionalKeyword("pingpong")))
+    result.addAttribute(pingpongName, builder.getUnitAttr());
   for (OpAsmParser::Argument &arg : args)
     arg.type = builder.getIndexType();
   if (parser.parseRegion(region, args))
@@ -135,19 +139,23 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
                 getProducerRegsAttrName(result.name)) ||
       parseRole(parser, result, "consumer", *consumer,
                 getConsumerThreadsAttrName(result.name),
-                getConsumerRegsAttrName(result.name)))
+                getConsumerRegsAttrName(result.name),
+                getPingpongAttrName(result.name)))
     return failure();
   return parser.parseOptionalAttrDictWithKeyword(result.attributes);
 }
 
 static void printRole(OpAsmPrinter &p, StringRef role, Region &region,
-                      int64_t threads, std::optional<int64_t> regs) {
+                      int64_t threads, std::optional<int64_t> regs,
+                      bool pingpong = false) {
   p << role << '(';
   llvm::interleaveComma(region.getArguments(), p,
                         [&](BlockArgument arg) { p << arg; });
   p << ") threads " << threads;
   if (regs)
     p << " regs " << *regs;
+  if (pingpong)
+    p << " pingpong";
   p << ' ';
   p.printRegion(region, /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -171,13 +179,13 @@ void WarpSpecializeOp::print(OpAsmPrinter &p) {
             getProducerRegs());
   p << ' ';
   printRole(p, "consumer", getConsumer(), getConsumerThreads(),
-            getConsumerRegs());
+            getConsumerRegs(), getPingpong());
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
       {getOperandSegmentSizesAttrName(), getStagesAttrName(),
        getProducerThreadsAttrName(),
        getConsumerThreadsAttrName(), getProducerRegsAttrName(),
-       getConsumerRegsAttrName()});
+       getConsumerRegsAttrName(), getPingpongAttrName()});
 }
 
 /// Checks one role's thread count and register budget.
@@ -214,6 +222,17 @@ LogicalResult WarpSpecializeOp::verify() {
       failed(verifyRole(*this, "consumer", getConsumer(),
                         getConsumerThreads(), getConsumerRegs())))
     return failure();
+
+  if (getPingpong()) {
+    if (getConsumerThreads() < 2 * kWarpGroupSize)
+      return emitOpError("pingpong needs a consumer of at least two warp "
+                         "groups (256 threads) to take turns, got ")
+             << getConsumerThreads() << " threads";
+    if (getConsumer().front().getOps<GemmOp>().empty())
+      return emitOpError("pingpong: the consumer region has no 'tile.gemm' "
+                         "at its top level (the turns bracket the gemms "
+                         "there)");
+  }
 
   int64_t total = getProducerThreads() + getConsumerThreads();
   if (total != kernel.getNumThreads())

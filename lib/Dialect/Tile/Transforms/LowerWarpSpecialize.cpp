@@ -72,6 +72,20 @@
 // and reductions inside a role (only that role's threads would reach them: a
 // deadlock).
 //
+// With `pingpong`, the consumer's warp groups take turns issuing their
+// gemms (FlashAttention-3's ping-pong schedule), through named barriers
+// turn[g] = kTurnBarrier + g, each counting two warp groups:
+//
+//   consumer group g of G: [if g == G - 1: arrive turn[0]]
+//     for it < N: wait full[s]
+//       ...; sync turn[g]; first gemm ... last gemm; arrive turn[(g+1) % G]; ...
+//       arrive empty[s]
+//     [if g == 0: sync turn[0]]       the last group's final arrival
+//
+// so one group's MMAs run while the others work on their results. The
+// barriers bracket only the issue: in-flight MMAs need no wait before them
+// (kPingpongTurnAttr).
+//
 // A tf32 wgmma gemm of the consumer would round its descriptor operands in
 // place between block barriers (GemmWgmma.cpp). Here the producer's threads
 // after the issuing one's warp (after its first warp group when it has
@@ -152,6 +166,34 @@ static std::optional<std::pair<Value, int64_t>> getStageIndex(Operation *op,
 /// Checks the shared-memory accesses of one role (see the top of the file).
 /// The threads of a warp group, which setmaxnreg and wgmma act on.
 static constexpr int64_t kWarpGroupThreads = 128;
+
+/// The first named barrier of a `pingpong` consumer's turns (0 is the
+/// block's barrier, 1 the TMA-store epilogue's, CopyOutTma.cpp).
+static constexpr int64_t kTurnBarrier = 2;
+
+/// The named barriers of one consumer warp group's turns (i32 values).
+struct Turns {
+  /// The group's own barrier, which it waits on for its turn.
+  Value own;
+  /// The next group's, on which it passes the turn on.
+  Value next;
+  /// Threads counted by each: two warp groups.
+  Value threads;
+};
+
+/// bar.sync (`wait`) or bar.arrive on a turn barrier, marked as one.
+static void buildTurnBarrier(OpBuilder &builder, Location loc, Value id,
+                             Value threads, bool wait) {
+  Operation *barrier;
+  if (wait)
+    barrier = NVVM::BarrierOp::create(builder, loc, /*res=*/Type(), id,
+                                      threads,
+                                      /*reductionOp=*/NVVM::BarrierReductionAttr(),
+                                      /*reductionPredicate=*/Value());
+  else
+    barrier = NVVM::BarrierArriveOp::create(builder, loc, id, threads);
+  barrier->setAttr(kPingpongTurnAttr, builder.getUnitAttr());
+}
 
 /// A gemm on wgmma of f32 tiles (tf32), whose descriptor operands are
 /// rounded to tf32 in place before the MMAs read them.
@@ -293,6 +335,9 @@ struct Lowering {
   /// first warp round each stage of them to tf32 in place once TMA has
   /// filled it, and the consumer waits for that (ready[s]).
   SmallVector<int64_t> roundedTiles;
+  /// The consumer's warp groups take turns issuing their gemms (`pingpong`
+  /// on sm_90a, where the gemms are wgmma).
+  bool pingpong = false;
 
   int64_t stages() const { return WarpSpecializeOp(op).getStages(); }
   /// The producer's threads that do not round: its first warp group when
@@ -625,7 +670,8 @@ static void buildRounders(OpBuilder &builder, Location loc,
 /// arrivals.
 static void buildIteration(OpBuilder &builder, Location loc,
                            const Lowering &plan, Region &region,
-                           Value iteration, Value barriers, bool producer) {
+                           Value iteration, Value barriers, bool producer,
+                           const Turns *turns = nullptr) {
   OpBuilder::InsertionGuard guard(builder);
   WarpSpecializeOp op = plan.op;
   int64_t stages = op.getStages();
@@ -692,8 +738,22 @@ static void buildIteration(OpBuilder &builder, Location loc,
     return;
   }
 
+  // With turns, the group's turn brackets the first to the last gemm.
+  Operation *firstGemm = nullptr, *lastGemm = nullptr;
+  if (turns)
+    for (GemmOp gemm : region.front().getOps<GemmOp>()) {
+      if (!firstGemm)
+        firstGemm = gemm;
+      lastGemm = gemm;
+    }
   for (Operation &nested : region.front().without_terminator()) {
+    if (&nested == firstGemm)
+      buildTurnBarrier(builder, loc, turns->own, turns->threads,
+                       /*wait=*/true);
     Operation *clone = builder.clone(nested, mapping);
+    if (&nested == lastGemm)
+      buildTurnBarrier(builder, loc, turns->next, turns->threads,
+                       /*wait=*/false);
     if (producer)
       forEachAsyncCopy(clone, stageValues, [&](Operation *copy) {
         copy->setAttr(kAsyncAttr, UnitAttr::get(op.getContext()));
@@ -849,11 +909,56 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
   bool twice = !producer && llvm::any_of(plan.inFlight, [](GemmOp gemm) {
     return gemm.isTransposedWgmma();
   });
+  std::optional<Turns> turns;
+  if (!producer && plan.pingpong) {
+    int64_t groups = threads / kWarpGroupThreads;
+    Type i32 = builder.getI32Type();
+    auto toI32 = [&](Value index) -> Value {
+      return arith::IndexCastUIOp::create(builder, loc, i32, index);
+    };
+    Value group = arith::DivUIOp::create(
+        builder, loc, warp, constant(kWarpGroupThreads / tile::kWarpSize));
+    Value next = arith::RemUIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, group, constant(1)),
+        constant(groups));
+    turns = Turns{
+        toI32(arith::AddIOp::create(builder, loc, group,
+                                    constant(kTurnBarrier))),
+        toI32(arith::AddIOp::create(builder, loc, next,
+                                    constant(kTurnBarrier))),
+        arith::ConstantIntOp::create(builder, loc, i32,
+                                     2 * kWarpGroupThreads)};
+    Value first = arith::ConstantIntOp::create(builder, loc, i32, kTurnBarrier);
+    // The last group gives group 0 its first turn.
+    auto opening = scf::IfOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, group,
+                              constant(groups - 1)),
+        /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(opening.thenBlock()->getTerminator());
+      buildTurnBarrier(builder, loc, first, turns->threads, /*wait=*/false);
+    }
+    // After the loop group 0 takes the last group's final turn, so that no
+    // barrier is left half arrived.
+    auto closing = scf::IfOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, group,
+                              constant(0)),
+        /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(closing.thenBlock()->getTerminator());
+      buildTurnBarrier(builder, loc, first, turns->threads, /*wait=*/true);
+    }
+    builder.setInsertionPoint(closing);
+  }
   auto loop = scf::ForOp::create(builder, loc, constant(0), count,
                                  constant(twice ? 2 : 1));
   builder.setInsertionPoint(loop.getBody()->getTerminator());
   buildIteration(builder, loc, plan, region, loop.getInductionVar(), barriers,
-                 producer);
+                 producer, turns ? &*turns : nullptr);
   if (twice) {
     Value second = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
                                          constant(1));
@@ -863,7 +968,8 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
                               count),
         /*withElseRegion=*/false);
     builder.setInsertionPoint(inside.thenBlock()->getTerminator());
-    buildIteration(builder, loc, plan, region, second, barriers, producer);
+    buildIteration(builder, loc, plan, region, second, barriers, producer,
+                   turns ? &*turns : nullptr);
   }
 }
 
@@ -935,6 +1041,13 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
         plan.readsOtherShared = true;
   });
   plan.releaseEarly = releaseEarly;
+  // The turns order wgmma issue; elsewhere (mma.sync, the CPU target's
+  // scalar gemms) there is nothing to take turns for.
+  plan.pingpong =
+      op.getPingpong() &&
+      llvm::any_of(op.getConsumer().front().getOps<GemmOp>(), [](GemmOp gemm) {
+        return gemm.getLowering() == GemmLowering::wgmma;
+      });
   plan.consumerPrologue = getConsumerPrologue(op);
   plan.consumerEpilogue = getConsumerEpilogue(op);
   if (entryRegs) {

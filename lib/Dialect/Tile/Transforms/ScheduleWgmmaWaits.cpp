@@ -57,6 +57,9 @@ static bool mayWriteSharedOrSync(Operation *op) {
   WalkResult walk = op->walk([](Operation *nested) {
     if (isa<GemmOp, WgmmaWaitOp>(nested))
       return WalkResult::advance();
+    // A pingpong consumer's turns order only the issue of gemms.
+    if (nested->hasAttr(kPingpongTurnAttr))
+      return WalkResult::advance();
     if (isPure(nested) || nested->hasTrait<OpTrait::IsTerminator>())
       return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(nested);

@@ -60,6 +60,12 @@ constexpr llvm::StringLiteral kTF32RoundedAttr =
 /// Marks, during tile-lower-fragments, a loop after which the wait for its
 /// in-flight wgmma gemms was placed (one wait for two copies of a gemm).
 constexpr llvm::StringLiteral kWgmmaWaitedAttr = "tile.wgmma_waited";
+/// On the named barriers by which the consumer warp groups of a `pingpong`
+/// `tile.warp_specialize` take turns issuing their gemms
+/// (tile-lower-warp-specialize): they order only the issue, involve only
+/// consumer threads (which never write shared memory there), so wgmma
+/// waits need not come before them (tile-schedule-wgmma-waits).
+constexpr llvm::StringLiteral kPingpongTurnAttr = "tile.pingpong_turn";
 /// Marks the `scf.if` of one role of a lowered `tile.warp_specialize`: the
 /// role's threads are `tile.role_threads` threads from linear index
 /// `tile.role_first`. Collective ops inside are spread over them, and the

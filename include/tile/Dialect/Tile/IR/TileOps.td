@@ -1078,6 +1078,14 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     128) and add up to the block. `regs` sets the per-thread register count
     of a role on sm_90a (`setmaxnreg`: a multiple of 8 in [24, 256]).
 
+    `pingpong` (after the consumer's `threads` and `regs`) makes a consumer
+    of several warp groups take turns issuing its wgmma gemms on sm_90a: in
+    each iteration a warp group waits for its turn before its first gemm
+    (of the region's top level) and passes the turn on after its last
+    (named barriers), so that one group's MMAs run while the others compute
+    on their results (FlashAttention-3's ping-pong schedule). It changes no
+    result; the CPU target runs the turns too.
+
     ```mlir
     tile.warp_specialize %c0 to %kt step %c1 stages 4
         tiles(%As, %Bs : memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -1097,7 +1105,8 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
                        I64Attr:$producerThreads,
                        I64Attr:$consumerThreads,
                        OptionalAttr<I64Attr>:$producerRegs,
-                       OptionalAttr<I64Attr>:$consumerRegs);
+                       OptionalAttr<I64Attr>:$consumerRegs,
+                       UnitAttr:$pingpong);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
