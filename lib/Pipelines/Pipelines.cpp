@@ -68,7 +68,9 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
                                   const TileToPTXOptions &options) {
   // Tile level, per kernel.
   OpPassManager &kernelPm = pm.nest<KernelOp>();
-  kernelPm.addPass(createTileInferLayouts());
+  TileInferLayoutsOptions inference;
+  inference.gemmLowering = options.gemmLowering;
+  kernelPm.addPass(createTileInferLayouts(inference));
   TileSoftwarePipelineOptions pipelining;
   // The CPU target runs TMA pipelines as sm_90a does (the copies by the
   // issuing thread, tile-emulate-tma), so that its race check sees their

@@ -109,3 +109,26 @@ tile.kernel @no_gemm(%K: memref<1024x64xf16>) grid [1] threads [384] {
   } consumer(%j, %st) threads 256 pingpong {
   }
 }
+
+// -----
+
+// The turns take barriers 2 and 3 (two warp groups): not the role's own.
+tile.kernel @turn_barrier_taken(%K: memref<1024x64xf16>) grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %c8 step %c1 stages 2
+      tiles(%Ks : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 {
+    tile.copy %K[%c0, %c0] to %Ks : memref<1024x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 pingpong {
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    %id = arith.constant 3 : i32
+    %count = arith.constant 256 : i32
+    // expected-error @below {{'nvvm.barrier.arrive' in the consumer of a 'tile.warp_specialize' uses a named barrier that the lowering uses itself: barriers 2 and up (one per warp group) are the pingpong consumer's turns; take another id (up to 15)}}
+    nvvm.barrier.arrive id = %id number_of_threads = %count
+  }
+}

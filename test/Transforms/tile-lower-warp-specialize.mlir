@@ -206,6 +206,78 @@ tile.kernel @gpu_barrier_in_role() grid [1] threads [256] {
 
 // -----
 
+// A named barrier with a count synchronizes some of a role's warps (the
+// consumer's two warp groups here): allowed, on an id the lowering leaves
+// free.
+// CHECK-LABEL: tile.kernel @named_barrier_in_role
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+tile.kernel @named_barrier_in_role() grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 256 {
+    %id = arith.constant 7 : i32
+    %count = arith.constant 256 : i32
+    nvvm.barrier id = %id number_of_threads = %count
+    nvvm.barrier.arrive id = %id number_of_threads = %count
+  }
+}
+
+// -----
+
+tile.kernel @arrive_on_block_barrier() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+    %count = arith.constant 128 : i32
+    // expected-error @below {{'nvvm.barrier.arrive' in the producer of a 'tile.warp_specialize' uses a named barrier that the lowering uses itself: barrier 0 is the whole block's (bar.sync 0); take another id (up to 15)}}
+    nvvm.barrier.arrive number_of_threads = %count
+  } consumer(%k, %s) threads 128 {
+  }
+}
+
+// -----
+
+tile.kernel @epilogue_barrier_in_role() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+    %id = arith.constant 1 : i32
+    %count = arith.constant 128 : i32
+    // expected-error @below {{'nvvm.barrier' in the consumer of a 'tile.warp_specialize' uses a named barrier that the lowering uses itself: barrier 1 is the TMA-store epilogue's; take another id (up to 15)}}
+    nvvm.barrier id = %id number_of_threads = %count
+  }
+}
+
+// -----
+
+tile.kernel @block_wide_nvvm_barrier() grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = tile.alloc_shared : memref<1x8xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c1 step %c1 stages 1
+      buffers(%buf : memref<1x8xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 {
+  } consumer(%k, %s) threads 128 {
+    %id = arith.constant 9 : i32
+    // expected-error @below {{'nvvm.barrier' in the consumer of a 'tile.warp_specialize': only the consumer's threads would reach it, and it waits for the whole block}}
+    nvvm.barrier id = %id
+  }
+}
+
+// -----
+
 tile.kernel @vector_across_stages(%Y: memref<2x8xf32>) grid [1] threads [256] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

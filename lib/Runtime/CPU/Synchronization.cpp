@@ -55,9 +55,22 @@ void Worker::namedBarrier(int32_t id, int32_t threads, bool wait,
     return;
   }
   NamedBarrierState &state = namedBarriers[id];
+  if (state.arrived == 0) {
+    state.threads = static_cast<uint32_t>(threads);
+    state.firstSite = site;
+  } else if (state.threads != static_cast<uint32_t>(threads)) {
+    // PTX leaves a phase whose arrivals disagree on the count undefined.
+    reports.insert(std::string(operation) + " at " +
+                   describeSite(spec.sites, site) + ": barrier " +
+                   std::to_string(id) + " with " + std::to_string(threads) +
+                   " threads, but the phase under way, begun at " +
+                   describeSite(spec.sites, state.firstSite) + ", counts " +
+                   std::to_string(state.threads));
+  }
+  state.lastSite = site;
   uint32_t generation = state.generation;
   ++progress;
-  if (++state.arrived == static_cast<uint32_t>(threads)) {
+  if (++state.arrived == state.threads) {
     state.arrived = 0;
     ++state.generation;
     return;
@@ -71,6 +84,20 @@ void Worker::namedBarrier(int32_t id, int32_t threads, bool wait,
     yield();
   while (state.generation == generation);
   thread.waitKind = WaitKind::None;
+}
+
+void Worker::reportNamedBarriersLeftArrived() {
+  for (size_t id = 0; id < namedBarriers.size(); ++id) {
+    const NamedBarrierState &state = namedBarriers[id];
+    if (state.arrived == 0)
+      continue;
+    reports.insert("block " + formatIndex(blockId) + " ended with named "
+                   "barrier " + std::to_string(id) + " at " +
+                   std::to_string(state.arrived) + " of " +
+                   std::to_string(state.threads) + " arrivals (the last at " +
+                   describeSite(spec.sites, state.lastSite) +
+                   "): arrivals that no bar.sync waited for");
+  }
 }
 
 void Worker::completeShuffle(WarpState &warp) {

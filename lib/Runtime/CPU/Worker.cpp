@@ -137,10 +137,12 @@ void Worker::runBlock(int64_t linearBlock) {
     runnable.resize(kept);
     if (kept && progress == progressBefore) {
       reportDeadlock(runnable);
-      break;
+      current = nullptr;
+      return;
     }
   }
   current = nullptr;
+  reportNamedBarriersLeftArrived();
 }
 
 void Worker::threadMain(void *argument) {

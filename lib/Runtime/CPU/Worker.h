@@ -215,7 +215,16 @@ private:
   struct NamedBarrierState {
     uint32_t generation = 0;
     uint32_t arrived = 0;
+    /// The count of the phase under way and the sites of its first and
+    /// last arrivals.
+    uint32_t threads = 0;
+    int32_t firstSite = 0;
+    int32_t lastSite = 0;
   };
+  /// Reports the named barriers a block leaves part arrived: arrivals that
+  /// no bar.sync consumed, which on the GPU would release a later phase
+  /// early.
+  void reportNamedBarriersLeftArrived();
   std::array<NamedBarrierState, 16> namedBarriers;
   uint32_t liveThreads = 0;
 };

@@ -318,8 +318,9 @@ TEST_F(FragmentLayoutTest, SwizzledIndicesMatchPositions) {
         EXPECT_EQ(std::make_pair(*i, *j),
                   getSwizzledPosition(type, row, column))
             << name << " (" << row << ", " << column << ")";
-        if (type.getRank() > 2)
+        if (type.getRank() > 2) {
           EXPECT_EQ(physical.front(), indices.front());
+        }
       }
     }
     module->getBody()->clear();

@@ -32,6 +32,8 @@ struct TileInferLayouts : tile::impl::TileInferLayoutsBase<TileInferLayouts> {
 
   void runOnOperation() override {
     KernelOp kernel = getOperation();
+    if (failed(chooseGemmLowerings(kernel)))
+      return signalPassFailure();
     FailureOr<LayoutAssignment> assignment = inferLayouts(kernel);
     if (failed(assignment))
       return signalPassFailure();
@@ -57,6 +59,39 @@ struct TileInferLayouts : tile::impl::TileInferLayoutsBase<TileInferLayouts> {
         return signalPassFailure();
       ++index;
     }
+  }
+
+  /// Writes `gemmLowering` on the gemms that leave the choice to the
+  /// pipeline, so that layouts and every later pass agree on it, and checks
+  /// that each can run it.
+  LogicalResult chooseGemmLowerings(KernelOp kernel) {
+    if (gemmLowering.empty())
+      return success();
+    std::optional<GemmLowering> chosen = symbolizeGemmLowering(gemmLowering);
+    if (!chosen || *chosen == GemmLowering::automatic)
+      return kernel.emitError("tile-infer-layouts: gemm-lowering must be "
+                              "'mma_sync', 'wgmma' or 'scalar', got '")
+             << gemmLowering << "'";
+    auto attr = GemmLoweringAttr::get(kernel.getContext(), *chosen);
+    WalkResult result = kernel.walk([&](GemmOp gemm) {
+      if (gemm.getLowering().value_or(GemmLowering::automatic) !=
+          GemmLowering::automatic)
+        return WalkResult::advance();
+      gemm.setLoweringAttr(attr);
+      // The op's own checks of the lowering, with a note on where it came
+      // from.
+      ScopedDiagnosticHandler note(kernel.getContext(), [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          diag.attachNote() << "the lowering is the pipeline's gemm-lowering="
+                            << gemmLowering
+                            << "; give this gemm its own `lowering` to "
+                               "choose another";
+        return failure();
+      });
+      return failed(gemm.verify()) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
   }
 
   /// Replaces each `tile.copy %a to %b {convert_layout}` by a copy of %a

@@ -111,6 +111,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
@@ -163,7 +164,6 @@ static std::optional<std::pair<Value, int64_t>> getStageIndex(Operation *op,
   return std::nullopt;
 }
 
-/// Checks the shared-memory accesses of one role (see the top of the file).
 /// The threads of a warp group, which setmaxnreg and wgmma act on.
 static constexpr int64_t kWarpGroupThreads = 128;
 
@@ -202,13 +202,36 @@ static bool isTF32Wgmma(GemmOp gemm) {
          cast<MemRefType>(gemm.getB().getType()).getElementType().isF32();
 }
 
+/// Checks the synchronization and the shared-memory accesses of one role
+/// (see the top of the file).
 static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
                                StringRef role, bool producer,
                                const SharedMemoryAccessAnalysis &analysis) {
   auto waitsForBlock = [](Operation *nested) {
-    StringRef name = nested->getName().getStringRef();
+    if (auto barrier = dyn_cast<NVVM::BarrierOp>(nested))
+      return !barrier.getNumberOfThreads();
     return isa<BarrierOp, ThreadAllReduceOp, gpu::BarrierOp>(nested) ||
-           name == "nvvm.barrier0" || name == "nvvm.barrier";
+           nested->getName().getStringRef() == "nvvm.barrier0";
+  };
+  // Named barriers with a count synchronize some warps of a role (the
+  // escape hatch), but not on the ids the lowering uses itself.
+  int64_t turns =
+      !producer && op.getPingpong()
+          ? static_cast<int64_t>(op.getConsumerThreads()) / kWarpGroupThreads
+          : 0;
+  auto reservedId = [&](Value id) -> std::optional<StringRef> {
+    std::optional<int64_t> value =
+        id ? getConstantIntValue(id) : std::optional<int64_t>(0);
+    if (!value)
+      return std::nullopt;
+    if (*value == 0)
+      return StringRef("barrier 0 is the whole block's (bar.sync 0)");
+    if (*value == 1)
+      return StringRef("barrier 1 is the TMA-store epilogue's");
+    if (*value >= kTurnBarrier && *value < kTurnBarrier + turns)
+      return StringRef("barriers 2 and up (one per warp group) are the "
+                       "pingpong consumer's turns");
+    return std::nullopt;
   };
   WalkResult walk = region.walk([&](Operation *nested) {
     if (waitsForBlock(nested)) {
@@ -216,6 +239,21 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
           << nested->getName() << "' in the " << role
           << " of a 'tile.warp_specialize': only the " << role
           << "'s threads would reach it, and it waits for the whole block";
+      return WalkResult::interrupt();
+    }
+    Value id;
+    if (auto barrier = dyn_cast<NVVM::BarrierOp>(nested))
+      id = barrier.getBarrierId();
+    else if (auto arrive = dyn_cast<NVVM::BarrierArriveOp>(nested))
+      id = arrive.getBarrierId();
+    else
+      return WalkResult::advance();
+    if (std::optional<StringRef> reserved = reservedId(id)) {
+      nested->emitError("'")
+          << nested->getName() << "' in the " << role
+          << " of a 'tile.warp_specialize' uses a named barrier that the "
+             "lowering uses itself: "
+          << *reserved << "; take another id (up to 15)";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

@@ -93,12 +93,23 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
     `print`, each fragment's layout is also reported as a remark holding the
     grid of owning thread:register per element; with `svg-dir`, written as
     an SVG picture `<dir>/<kernel>.<fragment number>.svg`.
+
+    With `gemm-lowering` (the pipeline passes its own), every `tile.gemm`
+    without a `lowering` (or with `auto`) first gets that one written on
+    it, so that inference and every later pass (pipelining, warp
+    specialization's turns, wait scheduling, fragment lowering) see the
+    same choice; a gemm the chosen lowering cannot run is an error naming
+    it and the option.
   }];
   let options = [
     Option<"print", "print", "bool", /*default=*/"false",
            "Report each fragment's layout as a grid (a remark)">,
     Option<"svgDir", "svg-dir", "std::string", /*default=*/"\"\"",
            "Write each fragment's layout as an SVG picture into this folder">,
+    Option<"gemmLowering", "gemm-lowering", "std::string", /*default=*/"\"\"",
+           "Write this lowering (mma_sync, wgmma or scalar) on every "
+           "tile.gemm that does not choose one, before inferring (the "
+           "layouts and the later passes follow it); empty: leave them">,
   ];
 }
 
