@@ -150,18 +150,30 @@ tile.kernel @epilogue_in_consumer(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B
 
 // -----
 
-// A consumer gemm reading a tile loaded before the op (attention's Q) as
-// well as the stage's: one proxy fence at the start of the consumer's role
-// (the tile was written through the generic proxy and nobody writes it in
-// the op), none per gemm (tile.tma_operands). The K tile comes by TMA
-// through the head's subview: a 3-D box, the head index first.
+// A consumer gemm reading a tile loaded right before the op, which only
+// the consumer reads (attention's Q), as well as the stage's: the
+// producer's issuing thread loads it by TMA ahead of its loop, on one more
+// mbarrier (5: after full, empty and the register handoff's), and the
+// consumer waits for it before its loop, so the load overlaps the first
+// stage's instead of preceding it. TMA wrote it: no proxy fence, and none
+// per gemm (tile.tma_operands). The K tile comes by TMA through the head's
+// subview: a 3-D box, the head index first.
 // CHECK-LABEL: tile.kernel @reads_loaded_tile
+// CHECK: %[[QS:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<128x64xf16
+// CHECK-NOT: tile.copy %Q
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 6>
+// CHECK: nvgpu.mbarrier.init %[[BARS]][%c5], %{{.+}} :
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%c5], %c16384
+// CHECK: tile.tma_load %Q[%{{.+}}, %{{.+}}] to %[[QS]], %[[BARS]][%c5] {swizzle = 128 : i64}
+// CHECK: scf.for
 // CHECK: tile.tma_load %K[%[[H:.+]], %{{.+}}, %c0{{.*}}] to
 // CHECK: nvvm.setmaxregister  increase 232
-// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]][%c5], %false
 // CHECK-NOT: nvvm.fence.proxy
 // CHECK: scf.for
-// CHECK: tile.gemm {{.*}}tile.tma_operands
+// CHECK: tile.gemm %[[QS]], {{.*}}tile.tma_operands
 // CHECK-NOT: nvvm.fence.proxy
 tile.kernel @reads_loaded_tile(%Q: memref<128x64xf16>, %K: memref<?x?x64xf16> {tile.multiple_of = 8},
                                %S: memref<128x64xf32>, %h: index)
@@ -186,6 +198,45 @@ tile.kernel @reads_loaded_tile(%Q: memref<128x64xf16>, %K: memref<?x?x64xf16> {t
     tile.gemm %Qs, %Ks, %acc {transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
   }
   tile.copy %acc to %S : memref<128x64xf32, #tile.fragment> to memref<128x64xf32>
+}
+
+// -----
+
+// The same tile also read after the op: it stays loaded before the op (the
+// threads after it have not waited for a TMA), written through the generic
+// proxy, so one proxy fence at the start of the consumer's role.
+// CHECK-LABEL: tile.kernel @reads_tile_also_after
+// CHECK: tile.copy %Q to
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: scf.for
+// CHECK: tile.gemm {{.*}}tile.tma_operands
+// CHECK-NOT: nvvm.fence.proxy
+tile.kernel @reads_tile_also_after(%Q: memref<128x64xf16>, %K: memref<?x64xf16> {tile.multiple_of = 8},
+                                   %S: memref<128x64xf32>, %Q2: memref<128x64xf16>)
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %seq = memref.dim %K, %c0 : memref<?x64xf16>
+  %n = arith.ceildivui %seq, %c64 : index
+  %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  tile.copy %Q to %Qs : memref<128x64xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %n step %c1 stages 2
+      tiles(%Ks : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %s) threads 128 regs 40 {
+    %n0 = arith.muli %j, %c64 : index
+    tile.copy %K[%n0, %c0] to %Ks : memref<?x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %s) threads 256 regs 232 {
+    tile.gemm %Qs, %Ks, %acc {transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %S : memref<128x64xf32, #tile.fragment> to memref<128x64xf32>
+  tile.copy %Qs to %Q2 : memref<128x64xf16, #gpu.address_space<workgroup>> to memref<128x64xf16>
 }
 
 // -----

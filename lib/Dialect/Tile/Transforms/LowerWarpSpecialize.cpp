@@ -47,6 +47,16 @@
 //       wait empty[s]; arrive.expect_tx full[s], bytes;
 //       tma_load ... into stage s
 //
+// With TMA, whole-tile copies from kernel arguments right before the op
+// into shared tiles that only the consumer reads (attention's Q) move into
+// the producer: its issuing thread makes them ahead of its loop, on one
+// more mbarrier (the last, count 1), and the consumer waits for that before
+// its loop. They then overlap the first stages' copies instead of preceding
+// them with a global-memory latency of their own:
+//
+//       producer: arrive.expect_tx resident, bytes; tma_load Q; loop ...
+//       consumer: wait resident (parity 0); loop ...
+//
 // A `tile.clear` / `tile.fill` of a consumer's fragment right before the op
 // moves into the consumer's role, ahead of its loop, so that the fragment
 // has no value in the other threads' code. An epilogue right after the op
@@ -115,6 +125,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "tile/Dialect/Tile/Analysis/SharedMemoryAccess.h"
+#include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
 #include "tile/Dialect/Tile/Transforms/LoopUtils.h"
@@ -376,6 +387,13 @@ struct Lowering {
   /// The consumer's warp groups take turns issuing their gemms (`pingpong`
   /// on sm_90a, where the gemms are wgmma).
   bool pingpong = false;
+  /// Whole-tile copies into shared tiles right before the op that only the
+  /// consumer reads (a Q tile): with TMA, the producer's issuing thread
+  /// makes them ahead of its loop, completing on one more mbarrier
+  /// (residentBarrier(), residentBytes in all), which the consumer waits
+  /// for before its loop.
+  SmallVector<CopyOp> residentLoads;
+  int64_t residentBytes = 0;
 
   int64_t stages() const { return WarpSpecializeOp(op).getStages(); }
   /// The producer's threads that do not round: its first warp group when
@@ -392,8 +410,11 @@ struct Lowering {
   int64_t readyBarrier(int64_t stage) const {
     return 2 * stages() + (registerHandoff ? 1 : 0) + stage;
   }
-  int64_t barrierCount() const {
+  int64_t residentBarrier() const {
     return readyBarrier(0) + (roundedTiles.empty() ? 0 : stages());
+  }
+  int64_t barrierCount() const {
+    return residentBarrier() + (residentLoads.empty() ? 0 : 1);
   }
 };
 
@@ -448,6 +469,48 @@ static bool canUseTma(WarpSpecializeOp op, int64_t &bytes) {
     return false;
   }
   return true;
+}
+
+/// The copies of whole tiles from kernel arguments into shared tiles that
+/// precede `op` (with only index arithmetic, fragment initializations and
+/// inserted barriers between) and whose tiles nothing but `op`'s consumer
+/// uses, which only reads them (checkRole): the resident operands of the
+/// loop, such as attention's Q tile. Issued by TMA in the producer they
+/// overlap the first stages' copies; before the op they would precede them,
+/// a global-memory latency more per block. `bytes` is what they bring.
+static SmallVector<CopyOp> getResidentLoads(WarpSpecializeOp op,
+                                            int64_t &bytes) {
+  SmallVector<CopyOp> loads;
+  bytes = 0;
+  Region &consumer = op.getConsumer();
+  for (Operation *previous = op->getPrevNode(); previous;
+       previous = previous->getPrevNode()) {
+    if (isMemoryEffectFree(previous) ||
+        (isa<BarrierOp>(previous) && previous->hasAttr(kInsertedByAttr)))
+      continue;
+    if (isa<ClearOp, FillOp>(previous) &&
+        getMemorySpace(cast<MemRefType>(previous->getOperand(0).getType())) ==
+            MemorySpace::Fragment)
+      continue;
+    auto copy = dyn_cast<CopyOp>(previous);
+    if (!copy || !copy.getTargetIndices().empty())
+      break;
+    auto alloc = copy.getTarget().getDefiningOp<AllocSharedOp>();
+    if (!alloc || whyNotTma(copy.getSource(), alloc))
+      break;
+    bool onlyConsumerReads =
+        llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+          return user == copy.getOperation() ||
+                 consumer.isAncestor(user->getParentRegion());
+        });
+    if (!onlyConsumerReads)
+      break;
+    loads.push_back(copy);
+    bytes += alloc.getType().getNumElements() *
+             getBufferElementBytes(alloc.getType().getElementType());
+  }
+  std::reverse(loads.begin(), loads.end());
+  return loads;
 }
 
 /// The `tile.clear` / `tile.fill` of fragments of `op`'s consumer that
@@ -940,7 +1003,26 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
     auto issuer = scf::IfOp::create(builder, loc, isFirst,
                                     /*withElseRegion=*/false);
     builder.setInsertionPoint(issuer.thenBlock()->getTerminator());
+    // The resident tiles first: the consumer's first gemm needs them.
+    if (!plan.residentLoads.empty()) {
+      Value resident = constant(plan.residentBarrier());
+      nvgpu::MBarrierArriveExpectTxOp::create(builder, loc, barriers,
+                                              constant(plan.residentBytes),
+                                              resident, /*predicate=*/Value());
+      IRMapping mapping;
+      for (CopyOp copy : plan.residentLoads) {
+        auto alloc = copy.getTarget().getDefiningOp<AllocSharedOp>();
+        mapping.map(copy.getTarget(), copy.getTarget());
+        buildTmaLoad(builder, copy, mapping, barriers, resident,
+                     getTmaSwizzle(alloc));
+      }
+    }
   }
+  if (!producer && !plan.residentLoads.empty())
+    nvgpu::MBarrierTryWaitParityOp::create(
+        builder, loc, barriers,
+        arith::ConstantOp::create(builder, loc, builder.getBoolAttr(false)),
+        constant(10000000), constant(plan.residentBarrier()));
   // A transposed tf32 gemm in flight reads registers that the next
   // iteration would load again: two iterations per loop iteration give each
   // its own (the second under `it + 1 < N`).
@@ -1072,10 +1154,17 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   }
   if (tma)
     plan.inFlight = getOverlappableGemms(op.getConsumer());
+  if (plan.tma)
+    plan.residentLoads = getResidentLoads(op, plan.residentBytes);
+  // Tiles TMA writes need no proxy fence before the MMAs read them.
+  llvm::SmallPtrSet<Value, 2> residentTiles;
+  for (CopyOp copy : plan.residentLoads)
+    residentTiles.insert(copy.getTarget());
   op.getConsumer().walk([&](GemmOp gemm) {
     for (Value operand : {gemm.getA(), gemm.getB()})
       if (isSharedMemory(operand) &&
-          !llvm::is_contained(op.getTiles(), operand))
+          !llvm::is_contained(op.getTiles(), operand) &&
+          !residentTiles.contains(operand))
         plan.readsOtherShared = true;
   });
   plan.releaseEarly = releaseEarly;
@@ -1157,8 +1246,20 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
             builder, loc, barriers,
             constant(op.getProducerThreads() - plan.issuingThreads()),
             constant(plan.readyBarrier(stage)), /*predicate=*/Value());
+    if (!plan.residentLoads.empty())
+      nvgpu::MBarrierInitOp::create(builder, loc, barriers, constant(1),
+                                    constant(plan.residentBarrier()),
+                                    /*predicate=*/Value());
     if (plan.tma)
       NVVM::FenceMbarrierInitOp::create(builder, loc);
+  }
+  // TMA writes the resident tiles: aligned as it needs, and no longer
+  // copied before the op.
+  for (CopyOp copy : plan.residentLoads) {
+    auto alloc = copy.getTarget().getDefiningOp<AllocSharedOp>();
+    int64_t alignment = alloc.isSwizzled() ? kSwizzleAtomBytes : 128;
+    if (alloc.getEffectiveAlignment() < alignment)
+      alloc.setAlignment(alignment);
   }
   createCompilerBarrier(builder, loc, "tile-lower-warp-specialize");
   Value count = buildTripCount(builder, loc, op.getLowerBound(),
@@ -1179,6 +1280,8 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   createCompilerBarrier(builder, loc, "tile-lower-warp-specialize");
   SmallVector<Value> tiles(op.getTiles().begin(), op.getTiles().end());
   op.erase();
+  for (CopyOp copy : plan.residentLoads)
+    copy.erase();
   for (Value tile : tiles)
     if (tile.use_empty())
       tile.getDefiningOp()->erase();
