@@ -82,6 +82,7 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   TileLowerWarpSpecializeOptions specialization;
   specialization.tma = pipelining.tma;
   specialization.testReleaseEarly = options.testReleaseEarly;
+  specialization.testSkipResidentWait = options.testSkipResidentWait;
   kernelPm.addPass(createTileLowerWarpSpecialize(specialization));
   if (cpu) {
     kernelPm.addPass(createTileEmulateTma());

@@ -78,6 +78,7 @@ CPUTarget::compile(ModuleOp module, const CPUTargetOptions &options) {
   mlir::tile::TileToPTXOptions toGPU;
   mlir::tile::configureForCPUTarget(toGPU);
   toGPU.testReleaseEarly = options.releaseEarly;
+  toGPU.testSkipResidentWait = options.skipResidentWait;
   PassManager tileToGPU(module.getContext());
   mlir::tile::buildTileToGPUPipeline(tileToGPU, toGPU);
   if (failed(tileToGPU.run(module)))

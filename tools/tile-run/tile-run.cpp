@@ -164,6 +164,12 @@ static cl::opt<bool> testReleaseEarly(
              "release each stage right after issuing the MMAs that read it, "
              "before they retire"),
     cl::cat(category));
+static cl::opt<bool> testSkipResidentWait(
+    "test-skip-resident-wait",
+    cl::desc("CPU target, testing the race check: warp-specialized consumers "
+             "do not wait for the TMA copies of the tiles loaded ahead of "
+             "their loop (attention's Q)"),
+    cl::cat(category));
 static cl::opt<std::string> dumpPTX("dump-ptx",
                                     cl::desc("Also write the kernel's PTX to a file"),
                                     cl::cat(category));
@@ -251,6 +257,12 @@ static llvm::Error readCommandLine(PlanOptions &options) {
     if (target == TargetChoice::GPU)
       return makeError("--test-release-early runs on the CPU target, not "
                        "with --target=gpu");
+    target = TargetChoice::CPU;
+  }
+  if (testSkipResidentWait) {
+    if (target == TargetChoice::GPU)
+      return makeError("--test-skip-resident-wait runs on the CPU target, "
+                       "not with --target=gpu");
     target = TargetChoice::CPU;
   }
   if (maxBlocks != 0) {
@@ -432,6 +444,7 @@ compileForTarget(ModuleOp module, mlir::tile::KernelOp kernel) {
   options.raceCheck = raceCheck;
   options.skipBarrier = testSkipBarrier;
   options.releaseEarly = testReleaseEarly;
+  options.skipResidentWait = testSkipResidentWait;
   options.skipBarrierKernel = kernel.getSymName().str();
   options.workers = workers;
   options.maxBlocks = maxBlocks;

@@ -67,6 +67,11 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
       llvm::cl::desc("Testing the race check: warp-specialized consumers "
                      "release each stage before the MMAs reading it retire"),
       llvm::cl::init(false)};
+  Option<bool> testSkipResidentWait{
+      *this, "test-skip-resident-wait",
+      llvm::cl::desc("Testing the race check: warp-specialized consumers do "
+                     "not wait for the resident tiles' TMA copies"),
+      llvm::cl::init(false)};
   Option<std::string> skipLLVMPasses{
       *this, "skip-llvm-passes",
       llvm::cl::desc("Comma-separated LLVM passes not to run, by their opt "

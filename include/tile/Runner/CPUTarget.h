@@ -33,6 +33,9 @@ struct CPUTargetOptions {
   /// Testing the race check: warp-specialized consumers release each stage
   /// before the MMAs that read it retire.
   bool releaseEarly = false;
+  /// Testing the race check: warp-specialized consumers do not wait for the
+  /// resident tiles' TMA copies.
+  bool skipResidentWait = false;
   std::string skipBarrierKernel;
   /// OS threads running blocks; 0 for one per core.
   unsigned workers = 0;

@@ -50,11 +50,13 @@ void RaceDetector::configure(uint64_t arenaBytes,
   this->sites = sites;
   this->blockDim = blockDim;
   threads = static_cast<unsigned>(blockDim[0] * blockDim[1] * blockDim[2]);
+  slots = threads + kAsyncAgents;
+  agentBarriers.clear();
   shadow.assign(arenaBytes, ShadowByte());
   generation = 1;
-  clocks.assign(static_cast<size_t>(threads) * threads, 0);
-  for (unsigned thread = 0; thread < threads; ++thread)
-    clockRow(thread)[thread] = 1;
+  clocks.assign(static_cast<size_t>(slots) * slots, 0);
+  for (unsigned slot = 0; slot < slots; ++slot)
+    clockRow(slot)[slot] = 1;
   clocksUsed = false;
 }
 
@@ -73,10 +75,11 @@ void RaceDetector::beginBlock(int64_t linearBlock,
   if (generation >= UINT32_MAX - 1)
     resetShadow();
   ++generation;
+  agentBarriers.clear();
   if (clocksUsed) {
     std::fill(clocks.begin(), clocks.end(), 0);
-    for (unsigned thread = 0; thread < threads; ++thread)
-      clockRow(thread)[thread] = 1;
+    for (unsigned slot = 0; slot < slots; ++slot)
+      clockRow(slot)[slot] = 1;
     clocksUsed = false;
   }
 }
@@ -99,12 +102,12 @@ void RaceDetector::report(const Access &first, AccessKind secondKind,
   text += offsetText;
   text += " of the block's shared memory): ";
   text += getKindName(first.kind);
-  text += " at " + describeSite(*sites, first.site) + " by thread " +
-          formatIndex(delinearize(first.thread, blockDim)) + " and ";
+  text += " at " + describeSite(*sites, first.site) + " by " +
+          describeAccessor(first.thread) + " and ";
   text += getKindName(secondKind);
-  text += " at " + describeSite(*sites, site) + " by thread " +
-          formatIndex(delinearize(thread, blockDim)) + ", block " +
-          formatIndex(blockId) + ", with no barrier between them";
+  text += " at " + describeSite(*sites, site) + " by " +
+          describeAccessor(thread) + ", block " + formatIndex(blockId) +
+          ", with no barrier between them";
   races.emplace(key, FirstReport{linearBlock, std::move(text)});
 }
 
@@ -171,22 +174,51 @@ void RaceDetector::remember(Access (&slots)[2], const Access &current,
   slots[1] = current;
 }
 
+std::string RaceDetector::describeAccessor(unsigned slot) const {
+  if (slot < threads)
+    return "thread " + formatIndex(delinearize(slot, blockDim));
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%" PRIx32,
+                agentBarriers[slot - threads]);
+  return std::string("a TMA copy completing on the mbarrier at offset ") +
+         text;
+}
+
 RaceDetector::MBarrierClocks &RaceDetector::getMBarrier(uint32_t offset) {
   MBarrierClocks &mbarrier = mbarriers[offset];
   if (mbarrier.epoch != epoch) {
     mbarrier.epoch = epoch;
-    mbarrier.pending.assign(threads, 0);
-    mbarrier.completed[0].assign(threads, 0);
-    mbarrier.completed[1].assign(threads, 0);
+    mbarrier.pending.assign(slots, 0);
+    mbarrier.completed[0].assign(slots, 0);
+    mbarrier.completed[1].assign(slots, 0);
   }
   return mbarrier;
+}
+
+unsigned RaceDetector::beginAsyncCopy(unsigned thread, uint32_t offset) {
+  auto known = std::find(agentBarriers.begin(), agentBarriers.end(), offset);
+  if (known == agentBarriers.end()) {
+    if (agentBarriers.size() == kAsyncAgents)
+      return thread;
+    agentBarriers.push_back(offset);
+    known = agentBarriers.end() - 1;
+  }
+  unsigned agent = threads + static_cast<unsigned>(known - agentBarriers.begin());
+  // The copy starts after everything its issuer did so far.
+  uint32_t *row = clockRow(agent);
+  const uint32_t *issuer = clockRow(thread);
+  for (unsigned other = 0; other < slots; ++other)
+    if (other != agent)
+      row[other] = std::max(row[other], issuer[other]);
+  clocksUsed = true;
+  return agent;
 }
 
 void RaceDetector::onMBarrierInit(unsigned thread, uint32_t offset) {
   MBarrierClocks &mbarrier = getMBarrier(offset);
   uint32_t *row = clockRow(thread);
   // Initialization releases the initializer's accesses to the first phase.
-  mbarrier.pending.assign(row, row + threads);
+  mbarrier.pending.assign(row, row + slots);
   std::fill(mbarrier.completed[0].begin(), mbarrier.completed[0].end(), 0);
   std::fill(mbarrier.completed[1].begin(), mbarrier.completed[1].end(), 0);
   ++row[thread];
@@ -197,7 +229,7 @@ void RaceDetector::onMBarrierArrive(unsigned thread, uint32_t offset,
                                     int completedParity) {
   MBarrierClocks &mbarrier = getMBarrier(offset);
   uint32_t *row = clockRow(thread);
-  for (unsigned other = 0; other < threads; ++other)
+  for (unsigned other = 0; other < slots; ++other)
     mbarrier.pending[other] = std::max(mbarrier.pending[other], row[other]);
   ++row[thread];
   clocksUsed = true;
@@ -215,7 +247,7 @@ void RaceDetector::onMBarrierWait(unsigned thread, uint32_t offset,
     return;
   const std::vector<uint32_t> &completed = it->second.completed[parity];
   uint32_t *row = clockRow(thread);
-  for (unsigned other = 0; other < threads; ++other)
+  for (unsigned other = 0; other < slots; ++other)
     row[other] = std::max(row[other], completed[other]);
   clocksUsed = true;
 }

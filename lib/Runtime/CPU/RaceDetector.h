@@ -12,6 +12,12 @@
 //   of a thread whose wait saw that phase complete. They are tracked with
 //   vector clocks (one entry per thread of the block), allocated and touched
 //   only when a block uses mbarriers.
+// - A TMA copy's writes are its own, not its issuing thread's: they are
+//   made by an agent (one more clock entry per mbarrier that copies
+//   complete on) that starts from the issuer's clock and releases them only
+//   to the waiters of its mbarrier's phase. So a thread that waited for
+//   another copy's mbarrier, even one issued later by the same thread, is
+//   not ordered after them.
 //
 // Warp shuffles are not synchronization: CUDA's memory model does not order
 // memory through shfl.
@@ -104,6 +110,11 @@ public:
   /// Thread `thread` saw the phase with parity `parity` of the mbarrier at
   /// `offset` complete.
   void onMBarrierWait(unsigned thread, uint32_t offset, bool parity);
+  /// Thread `thread` issues a TMA copy completing on the mbarrier at
+  /// `offset`: returns the agent whose accesses (onAccess) and completion
+  /// (onMBarrierArrive) the copy's are, ordered after what the thread did
+  /// so far. When the block has used up its agents, the thread itself.
+  unsigned beginAsyncCopy(unsigned thread, uint32_t offset);
 
   /// The races found, each with its first occurrence.
   const std::map<RaceKey, FirstReport> &getRaces() const { return races; }
@@ -140,7 +151,11 @@ private:
     std::vector<uint32_t> completed[2];
   };
 
-  uint32_t *clockRow(unsigned thread) { return &clocks[thread * threads]; }
+  /// Clock entries past the threads' for TMA copies, one per mbarrier.
+  static constexpr unsigned kAsyncAgents = 16;
+  uint32_t *clockRow(unsigned slot) { return &clocks[slot * slots]; }
+  /// "thread (x, y, z)", or the TMA copy an agent slot stands for.
+  std::string describeAccessor(unsigned slot) const;
   bool isOrdered(const Access &access, unsigned thread);
   /// Keeps `current` in `slots` (two records of different threads, oldest
   /// first), dropping this thread's own, else one ordered before it, else
@@ -154,6 +169,11 @@ private:
   const std::vector<std::string> *sites = nullptr;
   std::array<int64_t, 3> blockDim = {1, 1, 1};
   unsigned threads = 1;
+  /// Threads and agents: the clocks' rows and columns.
+  unsigned slots = 1;
+  /// The mbarrier (arena offset) of each agent of the block, by slot -
+  /// threads.
+  std::vector<uint32_t> agentBarriers;
   std::vector<ShadowByte> shadow;
   uint32_t generation = 1;
 

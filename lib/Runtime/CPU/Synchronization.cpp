@@ -27,6 +27,7 @@ void Worker::releaseBarrier() {
 void Worker::barrier(int32_t site) {
   // Threads at different barrier sites sync with each other: the hardware
   // counts arrivals per barrier id, not per instruction.
+  current->asyncAgent = -1;
   uint32_t generation = barrierGeneration;
   ++progress;
   if (++barrierArrived == liveThreads) {
@@ -247,6 +248,12 @@ void Worker::mbarrierExpectTx(uint32_t offset, int32_t bytes) {
   if (!getMBarrier(offset, "mbarrier.expect_tx", -1))
     return;
   transactionBytes[offset] += bytes;
+  // The TMA copies this thread issues next complete on this mbarrier: their
+  // writes are not the thread's (RaceDetector.h).
+  if (raceDetector) {
+    current->asyncAgent = raceDetector->beginAsyncCopy(current->linear, offset);
+    current->asyncBarrier = offset;
+  }
 }
 
 void Worker::mbarrierCompleteTx(uint32_t offset, int32_t bytes, int32_t site) {
@@ -268,16 +275,24 @@ void Worker::mbarrierCompleteTx(uint32_t offset, int32_t bytes, int32_t site) {
     outstanding = 0;
   }
   int completedParity = completePhaseIfDone(state, offset);
-  // The copy's writes (made by the calling thread) are released to the
-  // threads that see the phase complete.
-  if (raceDetector)
-    raceDetector->onMBarrierArrive(current->linear, offset, completedParity);
+  // The copy's writes (made by the calling thread for the copy's agent) are
+  // released to the threads that see the phase complete.
+  if (raceDetector) {
+    ThreadState &thread = *current;
+    bool agent = thread.asyncAgent >= 0 && thread.asyncBarrier == offset;
+    raceDetector->onMBarrierArrive(
+        agent ? static_cast<unsigned>(thread.asyncAgent) : thread.linear,
+        offset, completedParity);
+    if (agent && outstanding == 0)
+      thread.asyncAgent = -1;
+  }
 }
 
 void Worker::mbarrierWaitParity(uint32_t offset, bool parity, int32_t site) {
   uint64_t *state = getMBarrier(offset, "mbarrier.try_wait.parity", site);
   if (!state)
     return;
+  current->asyncAgent = -1;
   // The phase with parity `parity` has completed once the current phase's
   // parity differs: waiting for parity 1 on a fresh mbarrier returns at once.
   if (getPhase(*state) == parity) {

@@ -103,6 +103,7 @@ void Worker::runBlock(int64_t linearBlock) {
     thread.inWgmmaGroup = false;
     thread.openWgmmaGroup.clear();
     thread.wgmmaGroups.clear();
+    thread.asyncAgent = -1;
     // The stack is already mapped: this only rewrites the initial frame.
     thread.fiber.prepare(&Worker::threadMain, &thread);
     runnable.push_back(&thread);
@@ -229,8 +230,11 @@ void Worker::sharedAccess(uint64_t address, uint64_t bytes, int32_t site,
                                ? reinterpret_cast<const uint8_t *>(address)
                                : nullptr;
   bytes = std::min(bytes, sharedBytes - offset);
-  raceDetector->onAccess(current->linear, offset, bytes, site, accessKind,
-                         written);
+  // A TMA copy's writes are its agent's (mbarrierExpectTx).
+  unsigned accessor = accessKind == AccessKind::Write && current->asyncAgent >= 0
+                          ? static_cast<unsigned>(current->asyncAgent)
+                          : current->linear;
+  raceDetector->onAccess(accessor, offset, bytes, site, accessKind, written);
   // An MMA's operand read: checked again when its group retires.
   if (current->inWgmmaGroup && accessKind == AccessKind::Read)
     current->openWgmmaGroup.push_back({offset, bytes, site});

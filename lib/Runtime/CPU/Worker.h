@@ -87,6 +87,12 @@ struct ThreadState {
   std::vector<DeferredRead> openWgmmaGroup;
   /// Committed groups not yet retired, oldest first.
   std::vector<std::vector<DeferredRead>> wgmmaGroups;
+  /// Between an mbarrier.arrive.expect_tx and the completion of the bytes
+  /// it expects (race-check mode): the thread issues TMA copies onto that
+  /// mbarrier, and their writes are the race detector's agent `asyncAgent`
+  /// (RaceDetector::beginAsyncCopy), else -1.
+  int64_t asyncAgent = -1;
+  uint32_t asyncBarrier = 0;
 };
 
 /// The shuffle rendezvous of one warp. Deposits alternate between two buffers

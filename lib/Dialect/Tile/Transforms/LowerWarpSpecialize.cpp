@@ -375,6 +375,9 @@ struct Lowering {
   /// Testing the race check: stages are released as soon as the consumer
   /// has issued the MMAs reading them.
   bool releaseEarly = false;
+  /// Testing the race check: the consumer does not wait for the resident
+  /// tiles.
+  bool skipResidentWait = false;
   /// The producer gives its registers back (setmaxnreg.dec), and takes them
   /// again at its end only after the consumers have taken theirs: through
   /// one more mbarrier, barrier 2S.
@@ -1018,7 +1021,7 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
       }
     }
   }
-  if (!producer && !plan.residentLoads.empty())
+  if (!producer && !plan.residentLoads.empty() && !plan.skipResidentWait)
     nvgpu::MBarrierTryWaitParityOp::create(
         builder, loc, barriers,
         arith::ConstantOp::create(builder, loc, builder.getBoolAttr(false)),
@@ -1135,6 +1138,7 @@ static LogicalResult planTF32Rounding(WarpSpecializeOp op, Lowering &plan) {
 }
 
 static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
+                           bool skipResidentWait,
                            std::optional<int64_t> entryRegs) {
   Location loc = op.getLoc();
   Lowering plan;
@@ -1168,6 +1172,7 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
         plan.readsOtherShared = true;
   });
   plan.releaseEarly = releaseEarly;
+  plan.skipResidentWait = skipResidentWait;
   // The turns order wgmma issue; elsewhere (mma.sync, the CPU target's
   // scalar gemms) there is nothing to take turns for.
   plan.pingpong =
@@ -1375,7 +1380,8 @@ struct TileLowerWarpSpecialize
           IntegerAttr::get(IntegerType::get(&getContext(), 32), *entry));
     }
     for (WarpSpecializeOp op : ops)
-      if (failed(lower(op, tma, testReleaseEarly, entry)))
+      if (failed(lower(op, tma, testReleaseEarly, testSkipResidentWait,
+                       entry)))
         return signalPassFailure();
   }
 };

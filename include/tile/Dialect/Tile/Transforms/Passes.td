@@ -297,7 +297,11 @@ def TileLowerWarpSpecialize : Pass<"tile-lower-warp-specialize", "::mlir::tile::
     Option<"testReleaseEarly", "test-release-early", "bool",
            /*default=*/"false",
            "Testing the race check: the consumer releases each stage right "
-           "after issuing the MMAs that read it, before they retire">
+           "after issuing the MMAs that read it, before they retire">,
+    Option<"testSkipResidentWait", "test-skip-resident-wait", "bool",
+           /*default=*/"false",
+           "Testing the race check: the consumer does not wait for the "
+           "resident tiles' TMA copies before its loop">
   ];
   let dependentDialects = [
     "::mlir::NVVM::NVVMDialect",
