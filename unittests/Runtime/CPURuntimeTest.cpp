@@ -735,8 +735,62 @@ TEST(CPURuntimeTest, ReleaseBeforeWgmmaRetiresIsARace) {
   std::vector<std::string> expected = {
       "race on shared memory (byte offset 0x10 of the block's shared "
       "memory): read at mma read by thread (32, 0, 0) and write at tma write "
-      "by thread (0, 0, 0), block (0, 0, 0), with no barrier between them"};
+      "by a TMA copy completing on the mbarrier at offset 0x0, block (0, 0, "
+      "0), with no barrier between them"};
   EXPECT_EQ(result.reports, expected);
+}
+
+/// Thread 0 issues two TMA copies, the first onto `full`, the second onto
+/// `empty` (used here as a second full barrier); thread 32 waits for the
+/// second and, with `waitFirst`, the first, then reads the first's tile.
+void twoCopies(void *userData, int64_t *context, void *arena) {
+  bool waitFirst = *static_cast<bool *>(userData);
+  auto *tile =
+      reinterpret_cast<int32_t *>(static_cast<char *>(arena) + kDataOffset);
+  int64_t thread = getThreadLinear(context);
+  if (thread == 0) {
+    tile_rt_mbarrier_init(kFullOffset, 1, -1);
+    tile_rt_mbarrier_init(kEmptyOffset, 1, -1);
+  }
+  tile_rt_barrier(0);
+  if (thread == 0) {
+    for (uint32_t barrier : {kFullOffset, kEmptyOffset}) {
+      int32_t *box = tile + (barrier == kFullOffset ? 0 : 4);
+      tile_rt_mbarrier_arrive_expect_tx(barrier, 16, -1);
+      tile_rt_shared_access(addressOf(box), 16, 1, 1);
+      for (int j = 0; j < 4; ++j)
+        box[j] = j;
+      tile_rt_mbarrier_complete_tx(barrier, 16, 2);
+    }
+  } else if (thread == 32) {
+    tile_rt_mbarrier_wait_parity(kEmptyOffset, false, 3);
+    if (waitFirst)
+      tile_rt_mbarrier_wait_parity(kFullOffset, false, 3);
+    tile_rt_shared_access(addressOf(tile), 16, 4, 0);
+  }
+}
+
+TEST(CPURuntimeTest, TmaCopyIsOrderedOnlyByItsOwnMBarrier) {
+  // The second copy's mbarrier carries what thread 0 did before it, but not
+  // the first copy's writes, which land on their own.
+  for (bool waitFirst : {true, false}) {
+    LaunchSpec spec;
+    spec.block = {64, 1, 1};
+    spec.sharedBytes = kDataOffset + 32;
+    spec.function = twoCopies;
+    spec.userData = &waitFirst;
+    spec.raceCheck = true;
+    spec.sites = {"bar", "tma write", "complete_tx", "wait", "read"};
+    LaunchResult result = launch(spec);
+    EXPECT_EQ(result.races, waitFirst ? 0u : 1u) << joinReports(result);
+    if (!waitFirst) {
+      EXPECT_TRUE(hasReportContaining(
+          result, "write at tma write by a TMA copy completing on the "
+                  "mbarrier at offset 0x0 and read at read by thread (32, 0, "
+                  "0)"))
+          << joinReports(result);
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//
