@@ -170,6 +170,8 @@ tile.kernel @epilogue_in_consumer(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B
 // CHECK: tile.tma_load %K[%[[H:.+]], %{{.+}}, %c0{{.*}}] to
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK-NOT: nvvm.fence.proxy
+// CHECK: tile.clear
+// CHECK-NOT: nvvm.fence.proxy
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]][%c5], %false
 // CHECK-NOT: nvvm.fence.proxy
 // CHECK: scf.for
@@ -189,6 +191,9 @@ tile.kernel @reads_loaded_tile(%Q: memref<128x64xf16>, %K: memref<?x?x64xf16> {t
   %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
   tile.copy %Q to %Qs : memref<128x64xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  // What barrier insertion puts here (Q is written, then read in the op):
+  // the copy and the clear move across it all the same.
+  tile.barrier {tile.inserted_by = "tile-insert-barriers"}
   tile.warp_specialize %c0 to %n step %c1 stages 2
       tiles(%Ks : memref<64x64xf16, #gpu.address_space<workgroup>>)
       producer(%j, %s) threads 128 regs 40 {

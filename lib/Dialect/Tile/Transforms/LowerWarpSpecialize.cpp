@@ -517,7 +517,8 @@ static SmallVector<CopyOp> getResidentLoads(WarpSpecializeOp op,
 }
 
 /// The `tile.clear` / `tile.fill` of fragments of `op`'s consumer that
-/// precede `op` with nothing between that touches memory. They move into
+/// precede `op` with nothing between that touches memory (but the barriers
+/// inserted for shared memory, which order nothing in registers). They move into
 /// the consumer's role: the fragment then has no value outside the
 /// consumer's code. Left before the op, its initial value flows around the
 /// consumer's loop into what follows (LLVM cannot tell that the producer's
@@ -542,6 +543,9 @@ static SmallVector<Operation *> getConsumerPrologue(WarpSpecializeOp op) {
       prologue.push_back(previous);
       continue;
     }
+    // A barrier inserted for shared memory orders nothing in registers.
+    if (isa<BarrierOp>(previous) && previous->hasAttr(kInsertedByAttr))
+      continue;
     if (previous->getNumRegions() != 0 || !isMemoryEffectFree(previous))
       break;
   }
