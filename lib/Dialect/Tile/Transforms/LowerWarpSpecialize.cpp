@@ -226,8 +226,9 @@ static LogicalResult checkRole(WarpSpecializeOp op, Region &region,
   };
   // Named barriers with a count synchronize some warps of a role (the
   // escape hatch), but not on the ids the lowering uses itself.
+  // The turns' barriers are the whole block's: neither role may use them.
   int64_t turns =
-      !producer && op.getPingpong()
+      op.getPingpong()
           ? static_cast<int64_t>(op.getConsumerThreads()) / kWarpGroupThreads
           : 0;
   auto reservedId = [&](Value id) -> std::optional<StringRef> {
