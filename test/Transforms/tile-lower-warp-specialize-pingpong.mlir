@@ -132,3 +132,27 @@ tile.kernel @turn_barrier_taken(%K: memref<1024x64xf16>) grid [1] threads [384] 
     nvvm.barrier.arrive id = %id number_of_threads = %count
   }
 }
+
+// -----
+
+// The turns' barriers are the whole block's: the producer may not take them
+// either.
+tile.kernel @turn_barrier_taken_by_producer(%K: memref<1024x64xf16>) grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %c8 step %c1 stages 2
+      tiles(%Ks : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 {
+    tile.copy %K[%c0, %c0] to %Ks : memref<1024x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    %id = arith.constant 2 : i32
+    %count = arith.constant 128 : i32
+    // expected-error @below {{'nvvm.barrier' in the producer of a 'tile.warp_specialize' uses a named barrier that the lowering uses itself: barriers 2 and up (one per warp group) are the pingpong consumer's turns; take another id (up to 15)}}
+    nvvm.barrier id = %id number_of_threads = %count
+  } consumer(%j, %st) threads 256 pingpong {
+    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+}
