@@ -1,12 +1,16 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
-// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.layer_norm_resident.ptx
+// RUN: FileCheck %s --check-prefix=PTX-8K < %t.layer_norm_resident_8k.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}
-// GPU-SUITE: --shape X=1000x3000 --shape W=3000 --shape B=3000 --shape Y=1000x3000 --check
-// GPU-SUITE: --shape X=300x9000 --shape W=9000 --shape B=9000 --shape Y=300x9000 --check
-// GPU-SUITE: --shape X=8192x3000 --shape W=3000 --shape B=3000 --shape Y=8192x3000 --check --bench
-// CPU-SUITE: --shape X=5x3000 --shape W=3000 --shape B=3000 --shape Y=5x3000 --check --race-check
-// CPU-SUITE: --shape X=3x9000 --shape W=9000 --shape B=9000 --shape Y=3x9000 --check
+// GPU-SUITE: --kernel layer_norm_resident --shape X=1000x3000 --shape W=3000 --shape B=3000 --shape Y=1000x3000 --check
+// GPU-SUITE: --kernel layer_norm_resident --shape X=300x9000 --shape W=9000 --shape B=9000 --shape Y=300x9000 --check
+// GPU-SUITE: --kernel layer_norm_resident --shape X=8192x3000 --shape W=3000 --shape B=3000 --shape Y=8192x3000 --check --bench
+// CPU-SUITE: --kernel layer_norm_resident --shape X=5x3000 --shape W=3000 --shape B=3000 --shape Y=5x3000 --check --race-check
+// CPU-SUITE: --kernel layer_norm_resident --shape X=3x9000 --shape W=9000 --shape B=9000 --shape Y=3x9000 --check
+// GPU-SUITE: --kernel layer_norm_resident_8k --shape X=300x20000 --shape W=20000 --shape B=20000 --shape Y=300x20000 --check
+// GPU-SUITE: --kernel layer_norm_resident_8k --shape X=4096x8192 --shape W=8192 --shape B=8192 --shape Y=4096x8192 --check --bench
+// CPU-SUITE: --kernel layer_norm_resident_8k --shape X=3x8000 --shape W=8000 --shape B=8000 --shape Y=3x8000 --check --race-check
 
 // Layer norm with rows kept in registers (layer_norm.mlir's computation):
 // one row per block of 256 threads, streamed in chunks of 4096 columns (16
@@ -99,6 +103,99 @@ tile.kernel @layer_norm_resident(%X: memref<?x?xf32> {tile.multiple_of = 4},
 // PTX-DAG: ld.global.v4.b32
 // PTX-DAG: bar.sync
 // PTX-DAG: st.global.v4.b32
+
+// The same kernel for longer rows, one chunk of 8192 columns over 512
+// threads (16 registers each, as above): rows of up to 8192 columns are
+// read once, with two blocks on an SM (by its registers). There is no
+// 32768-column variant, as softmax_resident.mlir and rms_norm_resident.mlir
+// have: at 1024 threads a thread has 64 registers, and the row's 32 with the
+// weight's and the bias's spilled (1024 x 32768 ran in 148 us, against this
+// kernel's 101, H200).
+// CHECK-LABEL: tile.kernel @layer_norm_resident_8k
+tile.kernel @layer_norm_resident_8k(%X: memref<?x?xf32> {tile.multiple_of = 4},
+                                    %W: memref<?xf32> {tile.multiple_of = 4},
+                                    %B: memref<?xf32> {tile.multiple_of = 4},
+                                    %Y: memref<?x?xf32> {tile.multiple_of = 4})
+    grid [?] threads [512] attributes {reference = @layer_norm_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8192 = arith.constant 8192 : index
+  %eps = arith.constant 1.0e-5 : f32
+  %r0 = tile.block_id x
+  %n = memref.dim %X, %c1 : memref<?x?xf32>
+  %n_i64 = arith.index_cast %n : index to i64
+  %nf = arith.uitofp %n_i64 : i64 to f32
+  %chunks = arith.ceildivui %n, %c8192 : index
+  // Thread t holds columns 2048 q + 4 t .. 2048 q + 4 t + 3 in registers
+  // 4 q .. 4 q + 3.
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [1, 8192], threads = 512, registers = 16, map = (d0, d1) -> (0, (d1 floordiv 4) * 2048 + d0 * 4 + d1 mod 4)>} : memref<1x8192xf32, #tile.fragment>
+  %sq = tile.alloc_fragment : memref<1x8192xf32, #tile.fragment>
+  %w = tile.alloc_fragment : memref<8192xf32, #tile.fragment>
+  %b = tile.alloc_fragment : memref<8192xf32, #tile.fragment>
+  %mean = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %rstd = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  tile.clear %mean : memref<1xf32, #tile.fragment>
+  tile.clear %rstd : memref<1xf32, #tile.fragment>
+
+  // CHECK: tile.reduce add
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c8192 : index
+    tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x8192xf32, #tile.fragment>
+    tile.reduce add %x into %mean dim 1 : memref<1x8192xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 8192] {
+      %v = memref.load %x[%i, %j] : memref<1x8192xf32, #tile.fragment>
+      %v2 = arith.mulf %v, %v : f32
+      memref.store %v2, %sq[%i, %j] : memref<1x8192xf32, #tile.fragment>
+    }
+    tile.reduce add %sq into %rstd dim 1 : memref<1x8192xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  }
+  // The sums become the mean and 1 / sqrt(var + eps).
+  tile.parallel (%i) in [1] {
+    %s = memref.load %mean[%i] : memref<1xf32, #tile.fragment>
+    %s2 = memref.load %rstd[%i] : memref<1xf32, #tile.fragment>
+    %mu = arith.divf %s, %nf : f32
+    %ex2 = arith.divf %s2, %nf : f32
+    %mu2 = arith.mulf %mu, %mu : f32
+    %var = arith.subf %ex2, %mu2 : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    memref.store %mu, %mean[%i] : memref<1xf32, #tile.fragment>
+    memref.store %r, %rstd[%i] : memref<1xf32, #tile.fragment>
+  }
+  %resident = arith.cmpi eq, %chunks, %c1 : index
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c8192 : index
+    // One chunk: %x still holds the row.
+    scf.if %resident {
+    } else {
+      tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x8192xf32, #tile.fragment>
+    }
+    tile.copy %W[%c0k] to %w : memref<?xf32> to memref<8192xf32, #tile.fragment>
+    tile.copy %B[%c0k] to %b : memref<?xf32> to memref<8192xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 8192] {
+      %v = memref.load %x[%i, %j] : memref<1x8192xf32, #tile.fragment>
+      %mu = memref.load %mean[%i] : memref<1xf32, #tile.fragment>
+      %r = memref.load %rstd[%i] : memref<1xf32, #tile.fragment>
+      %wj = memref.load %w[%j] : memref<8192xf32, #tile.fragment>
+      %bj = memref.load %b[%j] : memref<8192xf32, #tile.fragment>
+      %d = arith.subf %v, %mu : f32
+      %nrm = arith.mulf %d, %r : f32
+      %y = math.fma %nrm, %wj, %bj : f32
+      memref.store %y, %x[%i, %j] : memref<1x8192xf32, #tile.fragment>
+    }
+    tile.copy %x to %Y[%r0, %c0k] : memref<1x8192xf32, #tile.fragment> to memref<?x?xf32>
+  }
+} grid_size {
+^bb0(%X: memref<?x?xf32>, %W: memref<?xf32>, %B: memref<?xf32>, %Y: memref<?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %X, %c0 : memref<?x?xf32>
+  tile.yield %rows : index
+}
+
+// PTX-8K-LABEL: .entry layer_norm_resident_8k(
+// PTX-8K-DAG: ld.global.v4.b32
+// PTX-8K-DAG: bar.sync
+// PTX-8K-DAG: st.global.v4.b32
 
 // The reference is layer_norm.mlir's.
 func.func private @layer_norm_reference(memref<?x?xf32>, memref<?xf32>, memref<?xf32>, memref<?x?xf32>)

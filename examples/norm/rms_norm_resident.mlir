@@ -1,12 +1,20 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
-// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.rms_norm_resident.ptx
+// RUN: FileCheck %s --check-prefix=PTX-8K < %t.rms_norm_resident_8k.ptx
+// RUN: FileCheck %s --check-prefix=PTX-32K < %t.rms_norm_resident_32k.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}
-// GPU-SUITE: --shape X=1000x3000 --shape W=3000 --shape Y=1000x3000 --check
-// GPU-SUITE: --shape X=300x9000 --shape W=9000 --shape Y=300x9000 --check
-// GPU-SUITE: --shape X=8192x3000 --shape W=3000 --shape Y=8192x3000 --check --bench
-// CPU-SUITE: --shape X=5x3000 --shape W=3000 --shape Y=5x3000 --check --race-check
-// CPU-SUITE: --shape X=3x9000 --shape W=9000 --shape Y=3x9000 --check
+// GPU-SUITE: --kernel rms_norm_resident --shape X=1000x3000 --shape W=3000 --shape Y=1000x3000 --check
+// GPU-SUITE: --kernel rms_norm_resident --shape X=300x9000 --shape W=9000 --shape Y=300x9000 --check
+// GPU-SUITE: --kernel rms_norm_resident --shape X=8192x3000 --shape W=3000 --shape Y=8192x3000 --check --bench
+// CPU-SUITE: --kernel rms_norm_resident --shape X=5x3000 --shape W=3000 --shape Y=5x3000 --check --race-check
+// CPU-SUITE: --kernel rms_norm_resident --shape X=3x9000 --shape W=9000 --shape Y=3x9000 --check
+// GPU-SUITE: --kernel rms_norm_resident_8k --shape X=300x20000 --shape W=20000 --shape Y=300x20000 --check
+// GPU-SUITE: --kernel rms_norm_resident_8k --shape X=4096x8192 --shape W=8192 --shape Y=4096x8192 --check --bench
+// GPU-SUITE: --kernel rms_norm_resident_32k --shape X=300x70000 --shape W=70000 --shape Y=300x70000 --check
+// GPU-SUITE: --kernel rms_norm_resident_32k --shape X=1024x32768 --shape W=32768 --shape Y=1024x32768 --check --bench
+// CPU-SUITE: --kernel rms_norm_resident_8k --shape X=3x8000 --shape W=8000 --shape Y=3x8000 --check --race-check
+// CPU-SUITE: --kernel rms_norm_resident_32k --shape X=2x40000 --shape W=40000 --shape Y=2x40000 --check --race-check
 
 // RMS norm with rows kept in registers (rms_norm.mlir's computation), as
 // layer_norm_resident.mlir: one row per block of 256 threads, chunks of
@@ -82,6 +90,155 @@ tile.kernel @rms_norm_resident(%X: memref<?x?xf32> {tile.multiple_of = 4},
 // PTX-DAG: ld.global.v4.b32
 // PTX-DAG: bar.sync
 // PTX-DAG: st.global.v4.b32
+
+// The same kernel for longer rows, one chunk of 8192 columns over 512
+// threads (16 registers each, as above): rows of up to 8192 columns are
+// read once, with two or three blocks on an SM (by their registers).
+// CHECK-LABEL: tile.kernel @rms_norm_resident_8k
+tile.kernel @rms_norm_resident_8k(%X: memref<?x?xf32> {tile.multiple_of = 4},
+                                  %W: memref<?xf32> {tile.multiple_of = 4},
+                                  %Y: memref<?x?xf32> {tile.multiple_of = 4})
+    grid [?] threads [512] attributes {reference = @rms_norm_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8192 = arith.constant 8192 : index
+  %eps = arith.constant 1.0e-6 : f32
+  %r0 = tile.block_id x
+  %n = memref.dim %X, %c1 : memref<?x?xf32>
+  %n_i64 = arith.index_cast %n : index to i64
+  %nf = arith.uitofp %n_i64 : i64 to f32
+  %chunks = arith.ceildivui %n, %c8192 : index
+  // Thread t holds columns 2048 q + 4 t .. 2048 q + 4 t + 3 in registers
+  // 4 q .. 4 q + 3.
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [1, 8192], threads = 512, registers = 16, map = (d0, d1) -> (0, (d1 floordiv 4) * 2048 + d0 * 4 + d1 mod 4)>} : memref<1x8192xf32, #tile.fragment>
+  %sq = tile.alloc_fragment : memref<1x8192xf32, #tile.fragment>
+  %w = tile.alloc_fragment : memref<8192xf32, #tile.fragment>
+  %scale = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  tile.clear %scale : memref<1xf32, #tile.fragment>
+
+  // CHECK: tile.reduce add
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c8192 : index
+    tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x8192xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 8192] {
+      %v = memref.load %x[%i, %j] : memref<1x8192xf32, #tile.fragment>
+      %v2 = arith.mulf %v, %v : f32
+      memref.store %v2, %sq[%i, %j] : memref<1x8192xf32, #tile.fragment>
+    }
+    tile.reduce add %sq into %scale dim 1 : memref<1x8192xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  }
+  // The sum of squares becomes 1 / sqrt(mean + eps).
+  tile.parallel (%i) in [1] {
+    %s = memref.load %scale[%i] : memref<1xf32, #tile.fragment>
+    %ms = arith.divf %s, %nf : f32
+    %me = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %me : f32
+    memref.store %r, %scale[%i] : memref<1xf32, #tile.fragment>
+  }
+  %resident = arith.cmpi eq, %chunks, %c1 : index
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c8192 : index
+    // One chunk: %x still holds the row.
+    scf.if %resident {
+    } else {
+      tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x8192xf32, #tile.fragment>
+    }
+    tile.copy %W[%c0k] to %w : memref<?xf32> to memref<8192xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 8192] {
+      %v = memref.load %x[%i, %j] : memref<1x8192xf32, #tile.fragment>
+      %r = memref.load %scale[%i] : memref<1xf32, #tile.fragment>
+      %wj = memref.load %w[%j] : memref<8192xf32, #tile.fragment>
+      %nrm = arith.mulf %v, %r : f32
+      %y = arith.mulf %nrm, %wj : f32
+      memref.store %y, %x[%i, %j] : memref<1x8192xf32, #tile.fragment>
+    }
+    tile.copy %x to %Y[%r0, %c0k] : memref<1x8192xf32, #tile.fragment> to memref<?x?xf32>
+  }
+} grid_size {
+^bb0(%X: memref<?x?xf32>, %W: memref<?xf32>, %Y: memref<?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %X, %c0 : memref<?x?xf32>
+  tile.yield %rows : index
+}
+
+// PTX-8K-LABEL: .entry rms_norm_resident_8k(
+// PTX-8K-DAG: ld.global.v4.b32
+// PTX-8K-DAG: bar.sync
+// PTX-8K-DAG: st.global.v4.b32
+
+// And one chunk of 32768 columns over 1024 threads (32 registers each):
+// rows of up to 32768 columns read once, one block on an SM.
+// CHECK-LABEL: tile.kernel @rms_norm_resident_32k
+tile.kernel @rms_norm_resident_32k(%X: memref<?x?xf32> {tile.multiple_of = 4},
+                                   %W: memref<?xf32> {tile.multiple_of = 4},
+                                   %Y: memref<?x?xf32> {tile.multiple_of = 4})
+    grid [?] threads [1024] attributes {reference = @rms_norm_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32768 = arith.constant 32768 : index
+  %eps = arith.constant 1.0e-6 : f32
+  %r0 = tile.block_id x
+  %n = memref.dim %X, %c1 : memref<?x?xf32>
+  %n_i64 = arith.index_cast %n : index to i64
+  %nf = arith.uitofp %n_i64 : i64 to f32
+  %chunks = arith.ceildivui %n, %c32768 : index
+  // Thread t holds columns 4096 q + 4 t .. 4096 q + 4 t + 3 in registers
+  // 4 q .. 4 q + 3.
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [1, 32768], threads = 1024, registers = 32, map = (d0, d1) -> (0, (d1 floordiv 4) * 4096 + d0 * 4 + d1 mod 4)>} : memref<1x32768xf32, #tile.fragment>
+  %sq = tile.alloc_fragment : memref<1x32768xf32, #tile.fragment>
+  %w = tile.alloc_fragment : memref<32768xf32, #tile.fragment>
+  %scale = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  tile.clear %scale : memref<1xf32, #tile.fragment>
+
+  // CHECK: tile.reduce add
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c32768 : index
+    tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x32768xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 32768] {
+      %v = memref.load %x[%i, %j] : memref<1x32768xf32, #tile.fragment>
+      %v2 = arith.mulf %v, %v : f32
+      memref.store %v2, %sq[%i, %j] : memref<1x32768xf32, #tile.fragment>
+    }
+    tile.reduce add %sq into %scale dim 1 : memref<1x32768xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  }
+  // The sum of squares becomes 1 / sqrt(mean + eps).
+  tile.parallel (%i) in [1] {
+    %s = memref.load %scale[%i] : memref<1xf32, #tile.fragment>
+    %ms = arith.divf %s, %nf : f32
+    %me = arith.addf %ms, %eps : f32
+    %r = math.rsqrt %me : f32
+    memref.store %r, %scale[%i] : memref<1xf32, #tile.fragment>
+  }
+  %resident = arith.cmpi eq, %chunks, %c1 : index
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c32768 : index
+    // One chunk: %x still holds the row.
+    scf.if %resident {
+    } else {
+      tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x32768xf32, #tile.fragment>
+    }
+    tile.copy %W[%c0k] to %w : memref<?xf32> to memref<32768xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 32768] {
+      %v = memref.load %x[%i, %j] : memref<1x32768xf32, #tile.fragment>
+      %r = memref.load %scale[%i] : memref<1xf32, #tile.fragment>
+      %wj = memref.load %w[%j] : memref<32768xf32, #tile.fragment>
+      %nrm = arith.mulf %v, %r : f32
+      %y = arith.mulf %nrm, %wj : f32
+      memref.store %y, %x[%i, %j] : memref<1x32768xf32, #tile.fragment>
+    }
+    tile.copy %x to %Y[%r0, %c0k] : memref<1x32768xf32, #tile.fragment> to memref<?x?xf32>
+  }
+} grid_size {
+^bb0(%X: memref<?x?xf32>, %W: memref<?xf32>, %Y: memref<?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %X, %c0 : memref<?x?xf32>
+  tile.yield %rows : index
+}
+
+// PTX-32K-LABEL: .entry rms_norm_resident_32k(
+// PTX-32K-DAG: ld.global.v4.b32
+// PTX-32K-DAG: bar.sync
+// PTX-32K-DAG: st.global.v4.b32
 
 // The reference is rms_norm.mlir's.
 func.func private @rms_norm_reference(memref<?x?xf32>, memref<?xf32>, memref<?x?xf32>)
