@@ -38,7 +38,8 @@
 // stages' mbarriers. Both products run on Hopper's wgmma (sm_90a). The
 // body is rotated, as FlashAttention-3's: iteration j computes S of key
 // block j and O of block j - 1 (its stage holds K_j and V_(j-1); one
-// iteration more, whose S is all masked and whose first O adds P = 0):
+// iteration more, whose first O adds P = 0 and whose last only adds the
+// last block's P V, its S, of no key, left without a softmax):
 //   rescale            tile.parallel over O: O *= alpha (of block j - 1)
 //   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D), Q
 //                      and K read through shared-memory descriptors
@@ -46,6 +47,7 @@
 //                      read from registers (its layout is the
 //                      accumulator's, which holds wgmma's register A
 //                      fragment as it is); its MMAs run during the rest
+//   (mask to row sum in an scf.if taken by every iteration but the last)
 //   mask               tile.parallel over S, in an scf.if taken only by the
 //                      blocks that need it: keys past the end (and, causal,
 //                      after the query) become -inf
@@ -71,7 +73,9 @@
 // H100, 2026-11-28, B4 H32 S4096 f16 D = 128: 552 TFLOP/s, causal 511
 // (503 / 462 in the order S, softmax, P V without turns, in the same call;
 // docs/Attention.md has 1k to 16k, f16 and bf16). H200, 2026-11-28, with
-// Q loaded by the producer: 549, causal 467-469; at 1k 423 (410 before).
+// Q loaded by the producer: 549, causal 467-469; at 1k 423 (410 before);
+// the last iteration without its softmax: 1k 445-446 (427 before), causal
+// 282-283 (264-265), D = 64 303 (289-290), causal 190 (171).
 
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
@@ -145,48 +149,52 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     // softmax of this block's S below.
     // O += P V, P read from registers.
     tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    // Keys past the end (and, causal, after the query) become -inf, in
-    // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
-    %partial = arith.cmpi ugt, %nend, %seqkv : index
-    scf.if %partial {
+    // The last iteration only adds the last block's P V.
+    %inside_keys = arith.cmpi ult, %j, %blocks : index
+    scf.if %inside_keys {
+      // Keys past the end (and, causal, after the query) become -inf, in
+      // the blocks that have any.
+      %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
+      %partial = arith.cmpi ugt, %nend, %seqkv : index
+      scf.if %partial {
+        tile.parallel (%i, %c) in [128, 128] {
+          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          %col = arith.addi %n0, %c : index
+          %inside = arith.cmpi ult, %col, %seqkv : index
+          %masked = arith.select %inside, %s, %ninf : f32
+          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        }
+      }
+      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      // The new running maximum; alpha = exp2((old - new) scale) rescales
+      // the sum and the output so far; -new scale is kept for the FMA below.
+      tile.parallel (%i) in [128] {
+        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+        %mnew = arith.maximumf %mi, %bi : f32
+        %delta = arith.subf %mi, %mnew : f32
+        %deltas = arith.mulf %delta, %scale : f32
+        %alpha = math.exp2 %deltas fastmath<afn> : f32
+        %mscaled = arith.mulf %mnew, %scale : f32
+        %mneg = arith.negf %mscaled : f32
+        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        %lscaled = arith.mulf %li, %alpha : f32
+        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+      }
+      // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+      // into l and rounded for the second product.
       tile.parallel (%i, %c) in [128, 128] {
         %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %col = arith.addi %n0, %c : index
-        %inside = arith.cmpi ult, %col, %seqkv : index
-        %masked = arith.select %inside, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+        %d = math.fma %s, %scale, %mneg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
+      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2((old - new) scale) rescales
-    // the sum and the output so far; -new scale is kept for the FMA below.
-    tile.parallel (%i) in [128] {
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-      %mnew = arith.maximumf %mi, %bi : f32
-      %delta = arith.subf %mi, %mnew : f32
-      %deltas = arith.mulf %delta, %scale : f32
-      %alpha = math.exp2 %deltas fastmath<afn> : f32
-      %mscaled = arith.mulf %mnew, %scale : f32
-      %mneg = arith.negf %mscaled : f32
-      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
-      %lscaled = arith.mulf %li, %alpha : f32
-      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
-    }
-    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
-    // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 128] {
-      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
-      %d = math.fma %s, %scale, %mneg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-    }
-    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
   }
 
@@ -297,48 +305,52 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
     // softmax of this block's S below.
     // O += P V, P read from registers.
     tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // Keys past the end (and, causal, after the query) become -inf, in
-    // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
-    %partial = arith.cmpi ugt, %nend, %seqkv : index
-    scf.if %partial {
+    // The last iteration only adds the last block's P V.
+    %inside_keys = arith.cmpi ult, %j, %blocks : index
+    scf.if %inside_keys {
+      // Keys past the end (and, causal, after the query) become -inf, in
+      // the blocks that have any.
+      %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
+      %partial = arith.cmpi ugt, %nend, %seqkv : index
+      scf.if %partial {
+        tile.parallel (%i, %c) in [128, 128] {
+          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          %col = arith.addi %n0, %c : index
+          %inside = arith.cmpi ult, %col, %seqkv : index
+          %masked = arith.select %inside, %s, %ninf : f32
+          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        }
+      }
+      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      // The new running maximum; alpha = exp2((old - new) scale) rescales
+      // the sum and the output so far; -new scale is kept for the FMA below.
+      tile.parallel (%i) in [128] {
+        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+        %mnew = arith.maximumf %mi, %bi : f32
+        %delta = arith.subf %mi, %mnew : f32
+        %deltas = arith.mulf %delta, %scale : f32
+        %alpha = math.exp2 %deltas fastmath<afn> : f32
+        %mscaled = arith.mulf %mnew, %scale : f32
+        %mneg = arith.negf %mscaled : f32
+        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        %lscaled = arith.mulf %li, %alpha : f32
+        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+      }
+      // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+      // into l and rounded for the second product.
       tile.parallel (%i, %c) in [128, 128] {
         %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %col = arith.addi %n0, %c : index
-        %inside = arith.cmpi ult, %col, %seqkv : index
-        %masked = arith.select %inside, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+        %d = math.fma %s, %scale, %mneg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
+      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2((old - new) scale) rescales
-    // the sum and the output so far; -new scale is kept for the FMA below.
-    tile.parallel (%i) in [128] {
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-      %mnew = arith.maximumf %mi, %bi : f32
-      %delta = arith.subf %mi, %mnew : f32
-      %deltas = arith.mulf %delta, %scale : f32
-      %alpha = math.exp2 %deltas fastmath<afn> : f32
-      %mscaled = arith.mulf %mnew, %scale : f32
-      %mneg = arith.negf %mscaled : f32
-      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
-      %lscaled = arith.mulf %li, %alpha : f32
-      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
-    }
-    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
-    // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 128] {
-      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
-      %d = math.fma %s, %scale, %mneg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-    }
-    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
   }
 
@@ -446,48 +458,52 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     // softmax of this block's S below.
     // O += P V, P read from registers.
     tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    // Keys past the end (and, causal, after the query) become -inf, in
-    // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
-    %partial = arith.cmpi ugt, %nend, %seqkv : index
-    scf.if %partial {
+    // The last iteration only adds the last block's P V.
+    %inside_keys = arith.cmpi ult, %j, %blocks : index
+    scf.if %inside_keys {
+      // Keys past the end (and, causal, after the query) become -inf, in
+      // the blocks that have any.
+      %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
+      %partial = arith.cmpi ugt, %nend, %seqkv : index
+      scf.if %partial {
+        tile.parallel (%i, %c) in [128, 128] {
+          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          %col = arith.addi %n0, %c : index
+          %inside = arith.cmpi ult, %col, %seqkv : index
+          %masked = arith.select %inside, %s, %ninf : f32
+          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        }
+      }
+      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      // The new running maximum; alpha = exp2((old - new) scale) rescales
+      // the sum and the output so far; -new scale is kept for the FMA below.
+      tile.parallel (%i) in [128] {
+        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+        %mnew = arith.maximumf %mi, %bi : f32
+        %delta = arith.subf %mi, %mnew : f32
+        %deltas = arith.mulf %delta, %scale : f32
+        %alpha = math.exp2 %deltas fastmath<afn> : f32
+        %mscaled = arith.mulf %mnew, %scale : f32
+        %mneg = arith.negf %mscaled : f32
+        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        %lscaled = arith.mulf %li, %alpha : f32
+        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+      }
+      // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+      // into l and rounded for the second product.
       tile.parallel (%i, %c) in [128, 128] {
         %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %col = arith.addi %n0, %c : index
-        %inside = arith.cmpi ult, %col, %seqkv : index
-        %masked = arith.select %inside, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+        %d = math.fma %s, %scale, %mneg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
+      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2((old - new) scale) rescales
-    // the sum and the output so far; -new scale is kept for the FMA below.
-    tile.parallel (%i) in [128] {
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-      %mnew = arith.maximumf %mi, %bi : f32
-      %delta = arith.subf %mi, %mnew : f32
-      %deltas = arith.mulf %delta, %scale : f32
-      %alpha = math.exp2 %deltas fastmath<afn> : f32
-      %mscaled = arith.mulf %mnew, %scale : f32
-      %mneg = arith.negf %mscaled : f32
-      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
-      %lscaled = arith.mulf %li, %alpha : f32
-      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
-    }
-    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
-    // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 128] {
-      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
-      %d = math.fma %s, %scale, %mneg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-    }
-    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
   }
 
@@ -595,48 +611,52 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
     // softmax of this block's S below.
     // O += P V, P read from registers.
     tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // Keys past the end (and, causal, after the query) become -inf, in
-    // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
-    %partial = arith.cmpi ugt, %nend, %seqkv : index
-    scf.if %partial {
+    // The last iteration only adds the last block's P V.
+    %inside_keys = arith.cmpi ult, %j, %blocks : index
+    scf.if %inside_keys {
+      // Keys past the end (and, causal, after the query) become -inf, in
+      // the blocks that have any.
+      %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
+      %partial = arith.cmpi ugt, %nend, %seqkv : index
+      scf.if %partial {
+        tile.parallel (%i, %c) in [128, 128] {
+          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          %col = arith.addi %n0, %c : index
+          %inside = arith.cmpi ult, %col, %seqkv : index
+          %masked = arith.select %inside, %s, %ninf : f32
+          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        }
+      }
+      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      // The new running maximum; alpha = exp2((old - new) scale) rescales
+      // the sum and the output so far; -new scale is kept for the FMA below.
+      tile.parallel (%i) in [128] {
+        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+        %mnew = arith.maximumf %mi, %bi : f32
+        %delta = arith.subf %mi, %mnew : f32
+        %deltas = arith.mulf %delta, %scale : f32
+        %alpha = math.exp2 %deltas fastmath<afn> : f32
+        %mscaled = arith.mulf %mnew, %scale : f32
+        %mneg = arith.negf %mscaled : f32
+        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        %lscaled = arith.mulf %li, %alpha : f32
+        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+      }
+      // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+      // into l and rounded for the second product.
       tile.parallel (%i, %c) in [128, 128] {
         %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %col = arith.addi %n0, %c : index
-        %inside = arith.cmpi ult, %col, %seqkv : index
-        %masked = arith.select %inside, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+        %d = math.fma %s, %scale, %mneg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
+      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2((old - new) scale) rescales
-    // the sum and the output so far; -new scale is kept for the FMA below.
-    tile.parallel (%i) in [128] {
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-      %mnew = arith.maximumf %mi, %bi : f32
-      %delta = arith.subf %mi, %mnew : f32
-      %deltas = arith.mulf %delta, %scale : f32
-      %alpha = math.exp2 %deltas fastmath<afn> : f32
-      %mscaled = arith.mulf %mnew, %scale : f32
-      %mneg = arith.negf %mscaled : f32
-      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
-      %lscaled = arith.mulf %li, %alpha : f32
-      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
-    }
-    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
-    // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 128] {
-      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
-      %d = math.fma %s, %scale, %mneg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-    }
-    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
   }
 
@@ -748,54 +768,58 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
     // softmax of this block's S below.
     // O += P V, P read from registers.
     tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    // Keys past the end (and, causal, after the query) become -inf, in
-    // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
-    %partial = arith.cmpi ugt, %nend, %seqkv : index
-    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
-    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
-    %needmask = arith.ori %partial, %diagonal : i1
-    scf.if %needmask {
+    // The last iteration only adds the last block's P V.
+    %inside_keys = arith.cmpi ult, %j, %kvend : index
+    scf.if %inside_keys {
+      // Keys past the end (and, causal, after the query) become -inf, in
+      // the blocks that have any.
+      %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
+      %partial = arith.cmpi ugt, %nend, %seqkv : index
+      %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
+      %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
+      %needmask = arith.ori %partial, %diagonal : i1
+      scf.if %needmask {
+        tile.parallel (%i, %c) in [128, 128] {
+          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          %col = arith.addi %n0, %c : index
+          %inside = arith.cmpi ult, %col, %seqkv : index
+          %qrow = arith.addi %m0, %i : index
+          %past = arith.cmpi ule, %col, %qrow : index
+          %keep = arith.andi %inside, %past : i1
+          %masked = arith.select %keep, %s, %ninf : f32
+          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        }
+      }
+      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      // The new running maximum; alpha = exp2((old - new) scale) rescales
+      // the sum and the output so far; -new scale is kept for the FMA below.
+      tile.parallel (%i) in [128] {
+        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+        %mnew = arith.maximumf %mi, %bi : f32
+        %delta = arith.subf %mi, %mnew : f32
+        %deltas = arith.mulf %delta, %scale : f32
+        %alpha = math.exp2 %deltas fastmath<afn> : f32
+        %mscaled = arith.mulf %mnew, %scale : f32
+        %mneg = arith.negf %mscaled : f32
+        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        %lscaled = arith.mulf %li, %alpha : f32
+        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+      }
+      // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+      // into l and rounded for the second product.
       tile.parallel (%i, %c) in [128, 128] {
         %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %col = arith.addi %n0, %c : index
-        %inside = arith.cmpi ult, %col, %seqkv : index
-        %qrow = arith.addi %m0, %i : index
-        %past = arith.cmpi ule, %col, %qrow : index
-        %keep = arith.andi %inside, %past : i1
-        %masked = arith.select %keep, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+        %d = math.fma %s, %scale, %mneg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
+      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2((old - new) scale) rescales
-    // the sum and the output so far; -new scale is kept for the FMA below.
-    tile.parallel (%i) in [128] {
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-      %mnew = arith.maximumf %mi, %bi : f32
-      %delta = arith.subf %mi, %mnew : f32
-      %deltas = arith.mulf %delta, %scale : f32
-      %alpha = math.exp2 %deltas fastmath<afn> : f32
-      %mscaled = arith.mulf %mnew, %scale : f32
-      %mneg = arith.negf %mscaled : f32
-      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
-      %lscaled = arith.mulf %li, %alpha : f32
-      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
-    }
-    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
-    // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 128] {
-      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
-      %d = math.fma %s, %scale, %mneg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-    }
-    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
   }
 
@@ -907,54 +931,58 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
     // softmax of this block's S below.
     // O += P V, P read from registers.
     tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // Keys past the end (and, causal, after the query) become -inf, in
-    // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
-    %partial = arith.cmpi ugt, %nend, %seqkv : index
-    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
-    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
-    %needmask = arith.ori %partial, %diagonal : i1
-    scf.if %needmask {
+    // The last iteration only adds the last block's P V.
+    %inside_keys = arith.cmpi ult, %j, %kvend : index
+    scf.if %inside_keys {
+      // Keys past the end (and, causal, after the query) become -inf, in
+      // the blocks that have any.
+      %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
+      %partial = arith.cmpi ugt, %nend, %seqkv : index
+      %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
+      %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
+      %needmask = arith.ori %partial, %diagonal : i1
+      scf.if %needmask {
+        tile.parallel (%i, %c) in [128, 128] {
+          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          %col = arith.addi %n0, %c : index
+          %inside = arith.cmpi ult, %col, %seqkv : index
+          %qrow = arith.addi %m0, %i : index
+          %past = arith.cmpi ule, %col, %qrow : index
+          %keep = arith.andi %inside, %past : i1
+          %masked = arith.select %keep, %s, %ninf : f32
+          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        }
+      }
+      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      // The new running maximum; alpha = exp2((old - new) scale) rescales
+      // the sum and the output so far; -new scale is kept for the FMA below.
+      tile.parallel (%i) in [128] {
+        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+        %mnew = arith.maximumf %mi, %bi : f32
+        %delta = arith.subf %mi, %mnew : f32
+        %deltas = arith.mulf %delta, %scale : f32
+        %alpha = math.exp2 %deltas fastmath<afn> : f32
+        %mscaled = arith.mulf %mnew, %scale : f32
+        %mneg = arith.negf %mscaled : f32
+        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        %lscaled = arith.mulf %li, %alpha : f32
+        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+      }
+      // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+      // into l and rounded for the second product.
       tile.parallel (%i, %c) in [128, 128] {
         %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %col = arith.addi %n0, %c : index
-        %inside = arith.cmpi ult, %col, %seqkv : index
-        %qrow = arith.addi %m0, %i : index
-        %past = arith.cmpi ule, %col, %qrow : index
-        %keep = arith.andi %inside, %past : i1
-        %masked = arith.select %keep, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+        %d = math.fma %s, %scale, %mneg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
+      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2((old - new) scale) rescales
-    // the sum and the output so far; -new scale is kept for the FMA below.
-    tile.parallel (%i) in [128] {
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-      %mnew = arith.maximumf %mi, %bi : f32
-      %delta = arith.subf %mi, %mnew : f32
-      %deltas = arith.mulf %delta, %scale : f32
-      %alpha = math.exp2 %deltas fastmath<afn> : f32
-      %mscaled = arith.mulf %mnew, %scale : f32
-      %mneg = arith.negf %mscaled : f32
-      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
-      %lscaled = arith.mulf %li, %alpha : f32
-      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
-    }
-    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
-    // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 128] {
-      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
-      %d = math.fma %s, %scale, %mneg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-    }
-    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
   }
 
@@ -1066,54 +1094,58 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
     // softmax of this block's S below.
     // O += P V, P read from registers.
     tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    // Keys past the end (and, causal, after the query) become -inf, in
-    // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
-    %partial = arith.cmpi ugt, %nend, %seqkv : index
-    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
-    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
-    %needmask = arith.ori %partial, %diagonal : i1
-    scf.if %needmask {
+    // The last iteration only adds the last block's P V.
+    %inside_keys = arith.cmpi ult, %j, %kvend : index
+    scf.if %inside_keys {
+      // Keys past the end (and, causal, after the query) become -inf, in
+      // the blocks that have any.
+      %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
+      %partial = arith.cmpi ugt, %nend, %seqkv : index
+      %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
+      %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
+      %needmask = arith.ori %partial, %diagonal : i1
+      scf.if %needmask {
+        tile.parallel (%i, %c) in [128, 128] {
+          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          %col = arith.addi %n0, %c : index
+          %inside = arith.cmpi ult, %col, %seqkv : index
+          %qrow = arith.addi %m0, %i : index
+          %past = arith.cmpi ule, %col, %qrow : index
+          %keep = arith.andi %inside, %past : i1
+          %masked = arith.select %keep, %s, %ninf : f32
+          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        }
+      }
+      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      // The new running maximum; alpha = exp2((old - new) scale) rescales
+      // the sum and the output so far; -new scale is kept for the FMA below.
+      tile.parallel (%i) in [128] {
+        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+        %mnew = arith.maximumf %mi, %bi : f32
+        %delta = arith.subf %mi, %mnew : f32
+        %deltas = arith.mulf %delta, %scale : f32
+        %alpha = math.exp2 %deltas fastmath<afn> : f32
+        %mscaled = arith.mulf %mnew, %scale : f32
+        %mneg = arith.negf %mscaled : f32
+        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        %lscaled = arith.mulf %li, %alpha : f32
+        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+      }
+      // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+      // into l and rounded for the second product.
       tile.parallel (%i, %c) in [128, 128] {
         %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %col = arith.addi %n0, %c : index
-        %inside = arith.cmpi ult, %col, %seqkv : index
-        %qrow = arith.addi %m0, %i : index
-        %past = arith.cmpi ule, %col, %qrow : index
-        %keep = arith.andi %inside, %past : i1
-        %masked = arith.select %keep, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+        %d = math.fma %s, %scale, %mneg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
+      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2((old - new) scale) rescales
-    // the sum and the output so far; -new scale is kept for the FMA below.
-    tile.parallel (%i) in [128] {
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-      %mnew = arith.maximumf %mi, %bi : f32
-      %delta = arith.subf %mi, %mnew : f32
-      %deltas = arith.mulf %delta, %scale : f32
-      %alpha = math.exp2 %deltas fastmath<afn> : f32
-      %mscaled = arith.mulf %mnew, %scale : f32
-      %mneg = arith.negf %mscaled : f32
-      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
-      %lscaled = arith.mulf %li, %alpha : f32
-      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
-    }
-    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
-    // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 128] {
-      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
-      %d = math.fma %s, %scale, %mneg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-    }
-    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
   }
 
@@ -1225,54 +1257,58 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
     // softmax of this block's S below.
     // O += P V, P read from registers.
     tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // Keys past the end (and, causal, after the query) become -inf, in
-    // the blocks that have any.
-    %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
-    %partial = arith.cmpi ugt, %nend, %seqkv : index
-    %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
-    %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
-    %needmask = arith.ori %partial, %diagonal : i1
-    scf.if %needmask {
+    // The last iteration only adds the last block's P V.
+    %inside_keys = arith.cmpi ult, %j, %kvend : index
+    scf.if %inside_keys {
+      // Keys past the end (and, causal, after the query) become -inf, in
+      // the blocks that have any.
+      %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
+      %partial = arith.cmpi ugt, %nend, %seqkv : index
+      %rowfirst = affine.apply affine_map<(m) -> (m + 1)>(%m0)
+      %diagonal = arith.cmpi ugt, %nend, %rowfirst : index
+      %needmask = arith.ori %partial, %diagonal : i1
+      scf.if %needmask {
+        tile.parallel (%i, %c) in [128, 128] {
+          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          %col = arith.addi %n0, %c : index
+          %inside = arith.cmpi ult, %col, %seqkv : index
+          %qrow = arith.addi %m0, %i : index
+          %past = arith.cmpi ule, %col, %qrow : index
+          %keep = arith.andi %inside, %past : i1
+          %masked = arith.select %keep, %s, %ninf : f32
+          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        }
+      }
+      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      // The new running maximum; alpha = exp2((old - new) scale) rescales
+      // the sum and the output so far; -new scale is kept for the FMA below.
+      tile.parallel (%i) in [128] {
+        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+        %mnew = arith.maximumf %mi, %bi : f32
+        %delta = arith.subf %mi, %mnew : f32
+        %deltas = arith.mulf %delta, %scale : f32
+        %alpha = math.exp2 %deltas fastmath<afn> : f32
+        %mscaled = arith.mulf %mnew, %scale : f32
+        %mneg = arith.negf %mscaled : f32
+        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        %lscaled = arith.mulf %li, %alpha : f32
+        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+      }
+      // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
+      // into l and rounded for the second product.
       tile.parallel (%i, %c) in [128, 128] {
         %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %col = arith.addi %n0, %c : index
-        %inside = arith.cmpi ult, %col, %seqkv : index
-        %qrow = arith.addi %m0, %i : index
-        %past = arith.cmpi ule, %col, %qrow : index
-        %keep = arith.andi %inside, %past : i1
-        %masked = arith.select %keep, %s, %ninf : f32
-        memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+        %d = math.fma %s, %scale, %mneg : f32
+        %p = math.exp2 %d fastmath<afn> : f32
+        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
       }
+      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     }
-    tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
-    // The new running maximum; alpha = exp2((old - new) scale) rescales
-    // the sum and the output so far; -new scale is kept for the FMA below.
-    tile.parallel (%i) in [128] {
-      %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-      %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-      %mnew = arith.maximumf %mi, %bi : f32
-      %delta = arith.subf %mi, %mnew : f32
-      %deltas = arith.mulf %delta, %scale : f32
-      %alpha = math.exp2 %deltas fastmath<afn> : f32
-      %mscaled = arith.mulf %mnew, %scale : f32
-      %mneg = arith.negf %mscaled : f32
-      memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
-      %lscaled = arith.mulf %li, %alpha : f32
-      memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-      memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-      memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
-    }
-    // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
-    // into l and rounded for the second product.
-    tile.parallel (%i, %c) in [128, 128] {
-      %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-      %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
-      %d = math.fma %s, %scale, %mneg : f32
-      %p = math.exp2 %d fastmath<afn> : f32
-      memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-    }
-    tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
   }
 

@@ -80,6 +80,7 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
         w("  %diag = arith.ceildivui %rowsend, %cn : index")
         w("  %kvend = arith.minui %blocks, %diag : index")
     end = "%kvend" if causal else "%blocks"
+    realend = end
     if overlap:
         w("  // One iteration more: iteration j computes S of block j and O of")
         w("  // block j - 1; block -1 and the block past the end read zeros.")
@@ -185,7 +186,18 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
         o.append("    // O = O alpha + P V of the previous block: its MMAs run during the")
         o.append("    // softmax of this block's S below.")
         o.extend(product)
-        o.extend(softmax)
+        # The last iteration's S (the block past the end) would be all
+        # masked and nothing reads its P: no softmax there. The copy to P
+        # stays outside the if, so that the if needs only S's MMAs retired
+        # and P V's run on during the softmax (a wait inside a branch would
+        # make ptxas serialize the wgmmas, C7514).
+        copy = softmax.pop()
+        o.append("    // The last iteration only adds the last block's P V.")
+        o.append(f"    %inside_keys = arith.cmpi ult, %j, {realend} : index")
+        o.append("    scf.if %inside_keys {")
+        o.extend(("  " + line) if line else line for line in softmax)
+        o.append("    }")
+        o.append(copy)
     w("  }")
     w("")
     w("  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log")
@@ -346,7 +358,8 @@ HEADER = """\
 // stages' mbarriers. Both products run on Hopper's wgmma (sm_90a). The
 // body is rotated, as FlashAttention-3's: iteration j computes S of key
 // block j and O of block j - 1 (its stage holds K_j and V_(j-1); one
-// iteration more, whose S is all masked and whose first O adds P = 0):
+// iteration more, whose first O adds P = 0 and whose last only adds the
+// last block's P V, its S, of no key, left without a softmax):
 //   rescale            tile.parallel over O: O *= alpha (of block j - 1)
 //   S = Q K^T          tile.gemm, transpose_b (K is stored seq x D), Q
 //                      and K read through shared-memory descriptors
@@ -354,6 +367,7 @@ HEADER = """\
 //                      read from registers (its layout is the
 //                      accumulator's, which holds wgmma's register A
 //                      fragment as it is); its MMAs run during the rest
+//   (mask to row sum in an scf.if taken by every iteration but the last)
 //   mask               tile.parallel over S, in an scf.if taken only by the
 //                      blocks that need it: keys past the end (and, causal,
 //                      after the query) become -inf
@@ -379,7 +393,9 @@ HEADER = """\
 // H100, 2026-11-28, B4 H32 S4096 f16 D = 128: 552 TFLOP/s, causal 511
 // (503 / 462 in the order S, softmax, P V without turns, in the same call;
 // docs/Attention.md has 1k to 16k, f16 and bf16). H200, 2026-11-28, with
-// Q loaded by the producer: 549, causal 467-469; at 1k 423 (410 before).
+// Q loaded by the producer: 549, causal 467-469; at 1k 423 (410 before);
+// the last iteration without its softmax: 1k 445-446 (427 before), causal
+// 282-283 (264-265), D = 64 303 (289-290), causal 190 (171).
 """
 
 
