@@ -58,7 +58,8 @@
 //   P = exp2(S c - m c) tile.parallel over S (one FMA, one ex2 per element),
 //                      then tile.reduce add into l, tile.copy S to an f16
 //                      fragment P (once P V's MMAs are done)
-// then O / l and LSE = ln 2 (m c + log2 l) go out. The consumer is
+// then O / l (one reciprocal per row) and LSE = ln 2 (m c + log2 l) go
+// out. The consumer is
 // `pingpong`: its two warp groups take turns issuing their two gemms, so
 // that one group's MMAs run while the other computes its softmax. Layout
 // inference picks every register layout: the accumulators' mma layout
@@ -75,7 +76,9 @@
 // docs/Attention.md has 1k to 16k, f16 and bf16). H200, 2026-11-28, with
 // Q loaded by the producer: 549, causal 467-469; at 1k 423 (410 before);
 // the last iteration without its softmax: 1k 445-446 (427 before), causal
-// 282-283 (264-265), D = 64 303 (289-290), causal 190 (171).
+// 282-283 (264-265), D = 64 303 (289-290), causal 190 (171); dividing
+// once per row: 1k 491 (442-443), causal 322-323 (281), D = 64 322-323
+// (302), causal 206-207 (189); 4k 561-566 (548-551).
 
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
@@ -198,12 +201,19 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
-  // log-sum-exp.
+  // O = acc / l, as acc (1 / l): one division per row, not per
+  // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
+  // the natural-log log-sum-exp.
+  tile.parallel (%i) in [128] {
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %one_l = arith.constant 1.0 : f32
+    %rl = arith.divf %one_l, %li : f32
+    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+  }
   tile.parallel (%i, %d) in [128, 64] {
     %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-    %r = arith.divf %o, %li : f32
+    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.mulf %o, %rl : f32
     memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
   }
   tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xf16, strided<[64, 1], offset: ?>>
@@ -354,12 +364,19 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
-  // log-sum-exp.
+  // O = acc / l, as acc (1 / l): one division per row, not per
+  // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
+  // the natural-log log-sum-exp.
+  tile.parallel (%i) in [128] {
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %one_l = arith.constant 1.0 : f32
+    %rl = arith.divf %one_l, %li : f32
+    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+  }
   tile.parallel (%i, %d) in [128, 128] {
     %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-    %r = arith.divf %o, %li : f32
+    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.mulf %o, %rl : f32
     memref.store %r, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
   }
   tile.copy %acc to %Oh[%m0, %c0] : memref<128x128xf32, #tile.fragment> to memref<?x128xf16, strided<[128, 1], offset: ?>>
@@ -507,12 +524,19 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
-  // log-sum-exp.
+  // O = acc / l, as acc (1 / l): one division per row, not per
+  // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
+  // the natural-log log-sum-exp.
+  tile.parallel (%i) in [128] {
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %one_l = arith.constant 1.0 : f32
+    %rl = arith.divf %one_l, %li : f32
+    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+  }
   tile.parallel (%i, %d) in [128, 64] {
     %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-    %r = arith.divf %o, %li : f32
+    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.mulf %o, %rl : f32
     memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
   }
   tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
@@ -660,12 +684,19 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
-  // log-sum-exp.
+  // O = acc / l, as acc (1 / l): one division per row, not per
+  // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
+  // the natural-log log-sum-exp.
+  tile.parallel (%i) in [128] {
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %one_l = arith.constant 1.0 : f32
+    %rl = arith.divf %one_l, %li : f32
+    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+  }
   tile.parallel (%i, %d) in [128, 128] {
     %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-    %r = arith.divf %o, %li : f32
+    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.mulf %o, %rl : f32
     memref.store %r, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
   }
   tile.copy %acc to %Oh[%m0, %c0] : memref<128x128xf32, #tile.fragment> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
@@ -823,12 +854,19 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
-  // log-sum-exp.
+  // O = acc / l, as acc (1 / l): one division per row, not per
+  // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
+  // the natural-log log-sum-exp.
+  tile.parallel (%i) in [128] {
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %one_l = arith.constant 1.0 : f32
+    %rl = arith.divf %one_l, %li : f32
+    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+  }
   tile.parallel (%i, %d) in [128, 64] {
     %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-    %r = arith.divf %o, %li : f32
+    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.mulf %o, %rl : f32
     memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
   }
   tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xf16, strided<[64, 1], offset: ?>>
@@ -986,12 +1024,19 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
-  // log-sum-exp.
+  // O = acc / l, as acc (1 / l): one division per row, not per
+  // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
+  // the natural-log log-sum-exp.
+  tile.parallel (%i) in [128] {
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %one_l = arith.constant 1.0 : f32
+    %rl = arith.divf %one_l, %li : f32
+    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+  }
   tile.parallel (%i, %d) in [128, 128] {
     %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-    %r = arith.divf %o, %li : f32
+    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.mulf %o, %rl : f32
     memref.store %r, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
   }
   tile.copy %acc to %Oh[%m0, %c0] : memref<128x128xf32, #tile.fragment> to memref<?x128xf16, strided<[128, 1], offset: ?>>
@@ -1149,12 +1194,19 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
-  // log-sum-exp.
+  // O = acc / l, as acc (1 / l): one division per row, not per
+  // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
+  // the natural-log log-sum-exp.
+  tile.parallel (%i) in [128] {
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %one_l = arith.constant 1.0 : f32
+    %rl = arith.divf %one_l, %li : f32
+    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+  }
   tile.parallel (%i, %d) in [128, 64] {
     %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-    %r = arith.divf %o, %li : f32
+    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.mulf %o, %rl : f32
     memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
   }
   tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
@@ -1312,12 +1364,19 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
     tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
   }
 
-  // O = acc / l; LSE = ln 2 (m scale + log2 l), the natural-log
-  // log-sum-exp.
+  // O = acc / l, as acc (1 / l): one division per row, not per
+  // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
+  // the natural-log log-sum-exp.
+  tile.parallel (%i) in [128] {
+    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+    %one_l = arith.constant 1.0 : f32
+    %rl = arith.divf %one_l, %li : f32
+    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+  }
   tile.parallel (%i, %d) in [128, 128] {
     %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
-    %r = arith.divf %o, %li : f32
+    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+    %r = arith.mulf %o, %rl : f32
     memref.store %r, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
   }
   tile.copy %acc to %Oh[%m0, %c0] : memref<128x128xf32, #tile.fragment> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
