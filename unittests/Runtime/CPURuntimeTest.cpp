@@ -793,6 +793,63 @@ TEST(CPURuntimeTest, TmaCopyIsOrderedOnlyByItsOwnMBarrier) {
   }
 }
 
+/// Who waits for thread 0's TMA copy before thread 32 reads it, a block
+/// barrier between them in every case.
+enum class CopyWaiter { Nobody, Issuer, Reader };
+
+/// Thread 0 copies a tile onto `full`; every thread passes a block barrier;
+/// thread 32 reads the tile.
+void copyThenBarrier(void *userData, int64_t *context, void *arena) {
+  CopyWaiter waiter = *static_cast<CopyWaiter *>(userData);
+  auto *tile =
+      reinterpret_cast<int32_t *>(static_cast<char *>(arena) + kDataOffset);
+  int64_t thread = getThreadLinear(context);
+  if (thread == 0)
+    tile_rt_mbarrier_init(kFullOffset, 1, -1);
+  tile_rt_barrier(0);
+  if (thread == 0) {
+    tile_rt_mbarrier_arrive_expect_tx(kFullOffset, 16, -1);
+    tile_rt_shared_access(addressOf(tile), 16, 1, 1);
+    for (int j = 0; j < 4; ++j)
+      tile[j] = j;
+    tile_rt_mbarrier_complete_tx(kFullOffset, 16, 2);
+    if (waiter == CopyWaiter::Issuer)
+      tile_rt_mbarrier_wait_parity(kFullOffset, false, 3);
+  }
+  tile_rt_barrier(0);
+  if (thread == 32) {
+    if (waiter == CopyWaiter::Reader)
+      tile_rt_mbarrier_wait_parity(kFullOffset, false, 3);
+    tile_rt_shared_access(addressOf(tile), 16, 4, 0);
+  }
+}
+
+TEST(CPURuntimeTest, BlockBarrierDoesNotOrderATmaCopy) {
+  // bar.sync does not wait for copies in flight: a reader is ordered after
+  // the copy through its mbarrier, its own wait or a waiter's before the
+  // barrier, not through the barrier alone.
+  for (CopyWaiter waiter :
+       {CopyWaiter::Nobody, CopyWaiter::Issuer, CopyWaiter::Reader}) {
+    LaunchSpec spec;
+    spec.block = {64, 1, 1};
+    spec.sharedBytes = kDataOffset + 32;
+    spec.function = copyThenBarrier;
+    spec.userData = &waiter;
+    spec.raceCheck = true;
+    spec.sites = {"bar", "tma write", "complete_tx", "wait", "read"};
+    LaunchResult result = launch(spec);
+    bool waited = waiter != CopyWaiter::Nobody;
+    EXPECT_EQ(result.races, waited ? 0u : 1u) << joinReports(result);
+    if (!waited) {
+      EXPECT_TRUE(hasReportContaining(
+          result, "write at tma write by a TMA copy completing on the "
+                  "mbarrier at offset 0x0 and read at read by thread (32, 0, "
+                  "0)"))
+          << joinReports(result);
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Race check mode
 //===----------------------------------------------------------------------===//

@@ -75,6 +75,7 @@ void RaceDetector::beginBlock(int64_t linearBlock,
   if (generation >= UINT32_MAX - 1)
     resetShadow();
   ++generation;
+  blockGeneration = generation;
   agentBarriers.clear();
   if (clocksUsed) {
     std::fill(clocks.begin(), clocks.end(), 0);
@@ -85,10 +86,29 @@ void RaceDetector::beginBlock(int64_t linearBlock,
 }
 
 bool RaceDetector::isOrdered(const Access &access, unsigned thread) {
-  if (access.thread == kNoThread || access.generation < generation ||
+  if (access.thread == kNoThread || access.generation < blockGeneration ||
       access.thread == thread)
     return true;
+  // A TMA copy's writes are ordered only through its mbarrier: by clocks,
+  // whatever barriers came since.
+  if (access.generation < generation && !isAgent(access.thread))
+    return true;
   return clockRow(thread)[access.thread] >= access.clock;
+}
+
+void RaceDetector::onBarrier() {
+  ++generation;
+  if (!clocksUsed || agentBarriers.empty())
+    return;
+  // What any thread knew of the copies, every thread knows now.
+  for (unsigned agent = threads; agent < threads + agentBarriers.size();
+       ++agent) {
+    uint32_t known = 0;
+    for (unsigned thread = 0; thread < threads; ++thread)
+      known = std::max(known, clockRow(thread)[agent]);
+    for (unsigned thread = 0; thread < threads; ++thread)
+      clockRow(thread)[agent] = known;
+  }
 }
 
 void RaceDetector::report(const Access &first, AccessKind secondKind,

@@ -4,10 +4,11 @@
 // conflict (at least one writes, and not both atomic) and are not ordered by
 // synchronization. Happens-before comes from two sources:
 //
-// - Block barriers order everything before them before everything after
-//   them. Because every live thread takes part in every barrier, a block-wide
-//   barrier generation stored in each access record is enough: a record from
-//   an older generation is ordered, at O(1) per barrier.
+// - Block barriers order every thread's accesses before them before
+//   everything after them. Because every live thread takes part in every
+//   barrier, a block-wide barrier generation stored in each access record
+//   is enough: a thread's record from an older generation is ordered, at
+//   O(1) per barrier. (A TMA copy's records are not: see below.)
 // - mbarriers order an arriving thread's earlier accesses before the accesses
 //   of a thread whose wait saw that phase complete. They are tracked with
 //   vector clocks (one entry per thread of the block), allocated and touched
@@ -17,7 +18,9 @@
 //   complete on) that starts from the issuer's clock and releases them only
 //   to the waiters of its mbarrier's phase. So a thread that waited for
 //   another copy's mbarrier, even one issued later by the same thread, is
-//   not ordered after them.
+//   not ordered after them, nor is a thread that only passed a block
+//   barrier: the barrier hands on what the waiters saw (it joins the
+//   threads' clock entries of the agents), not the copy itself.
 //
 // Warp shuffles are not synchronization: CUDA's memory model does not order
 // memory through shfl.
@@ -91,8 +94,11 @@ public:
   /// Starts block `linearBlock` with index `blockId`.
   void beginBlock(int64_t linearBlock, const std::array<int64_t, 3> &blockId);
 
-  /// A block barrier released every waiting thread.
-  void onBarrier() { ++generation; }
+  /// A block barrier released every waiting thread. It orders the threads'
+  /// accesses before it before theirs after it, and passes on what each
+  /// thread knew of the TMA copies (a waiter's view of a completed copy),
+  /// but orders no copy by itself: a copy lands when its mbarrier says so.
+  void onBarrier();
 
   /// Thread `thread` accesses `bytes` bytes at arena offset `offset`. For a
   /// write, `written` is what the bytes hold after it (writes are reported
@@ -154,6 +160,8 @@ private:
   /// Clock entries past the threads' for TMA copies, one per mbarrier.
   static constexpr unsigned kAsyncAgents = 16;
   uint32_t *clockRow(unsigned slot) { return &clocks[slot * slots]; }
+  /// Whether `slot` is a TMA copy's agent rather than a thread.
+  bool isAgent(unsigned slot) const { return slot >= threads; }
   /// "thread (x, y, z)", or the TMA copy an agent slot stands for.
   std::string describeAccessor(unsigned slot) const;
   bool isOrdered(const Access &access, unsigned thread);
@@ -176,6 +184,9 @@ private:
   std::vector<uint32_t> agentBarriers;
   std::vector<ShadowByte> shadow;
   uint32_t generation = 1;
+  /// The generation the current block started with: every record of an
+  /// older one is an earlier block's.
+  uint32_t blockGeneration = 1;
 
   int64_t linearBlock = 0;
   std::array<int64_t, 3> blockId = {0, 0, 0};
