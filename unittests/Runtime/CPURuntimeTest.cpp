@@ -740,6 +740,16 @@ TEST(CPURuntimeTest, ReleaseBeforeWgmmaRetiresIsARace) {
   EXPECT_EQ(result.reports, expected);
 }
 
+/// Thread 0's TMA copy of 4 words into `box`, completing on the mbarrier
+/// at `barrier`: armed, written (site 1), completed (site 2).
+void copyFourWords(uint32_t barrier, int32_t *box) {
+  tile_rt_mbarrier_arrive_expect_tx(barrier, 16, -1);
+  tile_rt_shared_access(addressOf(box), 16, 1, 1);
+  for (int j = 0; j < 4; ++j)
+    box[j] = j;
+  tile_rt_mbarrier_complete_tx(barrier, 16, 2);
+}
+
 /// Thread 0 issues two TMA copies, the first onto `full`, the second onto
 /// `empty` (used here as a second full barrier); thread 32 waits for the
 /// second and, with `waitFirst`, the first, then reads the first's tile.
@@ -754,14 +764,8 @@ void twoCopies(void *userData, int64_t *context, void *arena) {
   }
   tile_rt_barrier(0);
   if (thread == 0) {
-    for (uint32_t barrier : {kFullOffset, kEmptyOffset}) {
-      int32_t *box = tile + (barrier == kFullOffset ? 0 : 4);
-      tile_rt_mbarrier_arrive_expect_tx(barrier, 16, -1);
-      tile_rt_shared_access(addressOf(box), 16, 1, 1);
-      for (int j = 0; j < 4; ++j)
-        box[j] = j;
-      tile_rt_mbarrier_complete_tx(barrier, 16, 2);
-    }
+    for (uint32_t barrier : {kFullOffset, kEmptyOffset})
+      copyFourWords(barrier, tile + (barrier == kFullOffset ? 0 : 4));
   } else if (thread == 32) {
     tile_rt_mbarrier_wait_parity(kEmptyOffset, false, 3);
     if (waitFirst)
@@ -808,11 +812,7 @@ void copyThenBarrier(void *userData, int64_t *context, void *arena) {
     tile_rt_mbarrier_init(kFullOffset, 1, -1);
   tile_rt_barrier(0);
   if (thread == 0) {
-    tile_rt_mbarrier_arrive_expect_tx(kFullOffset, 16, -1);
-    tile_rt_shared_access(addressOf(tile), 16, 1, 1);
-    for (int j = 0; j < 4; ++j)
-      tile[j] = j;
-    tile_rt_mbarrier_complete_tx(kFullOffset, 16, 2);
+    copyFourWords(kFullOffset, tile);
     if (waiter == CopyWaiter::Issuer)
       tile_rt_mbarrier_wait_parity(kFullOffset, false, 3);
   }
