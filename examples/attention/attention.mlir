@@ -11,6 +11,9 @@
 // GPU-SUITE: --kernel attention_f16_d128_causal --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
 // GPU-SUITE: --kernel attention_bf16_d64_causal --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
 // GPU-SUITE: --kernel attention_bf16_d128_causal --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
+// One key block: the peeled first and last iterations only (no loop between).
+// GPU-SUITE: --kernel attention_f16_d64_causal --shape Q=1x2x90x64 --shape K=1x2x90x64 --shape V=1x2x90x64 --shape O=1x2x90x64 --shape LSE=1x2x90 --check
+// GPU-SUITE: --kernel attention_bf16_d128 --shape Q=1x2x50x128 --shape K=1x2x77x128 --shape V=1x2x77x128 --shape O=1x2x50x128 --shape LSE=1x2x50 --check
 // GPU-SUITE: --kernel attention_f16_d64 --shape Q=4x32x4096x64 --shape K=4x32x4096x64 --shape V=4x32x4096x64 --shape O=4x32x4096x64 --shape LSE=4x32x4096 --bench --flops 549755813888
 // GPU-SUITE: --kernel attention_f16_d128 --shape Q=4x32x4096x128 --shape K=4x32x4096x128 --shape V=4x32x4096x128 --shape O=4x32x4096x128 --shape LSE=4x32x4096 --bench --flops 1099511627776
 // GPU-SUITE: --kernel attention_f16_d128_causal --shape Q=4x32x4096x128 --shape K=4x32x4096x128 --shape V=4x32x4096x128 --shape O=4x32x4096x128 --shape LSE=4x32x4096 --bench --flops 549755813888
@@ -122,14 +125,13 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
-  // The first iteration's O = O alpha + P V adds nothing.
-  %one = arith.constant 1.0 : f32
-  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
-  tile.clear %P : memref<128x128xf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // One iteration more: iteration j computes S of block j and O of
-  // block j - 1; block -1 and the block past the end read zeros.
-  %iterations = arith.addi %blocks, %c1 : index
+  // block j - 1 (at least one block, so that the loop provably runs
+  // twice and tile-peel-guarded-gemms peels its first iteration,
+  // which has no P V, and its last, which has no S).
+  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[%blocks]
+  %iterations = arith.addi %keyblocks, %c1 : index
   tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
@@ -139,22 +141,30 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
   } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // Block j - 1's P V from the second iteration on, block j's S up
+    // to the last block.
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
-    tile.parallel (%i, %d) in [128, 64] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    scf.if %has_product {
+      tile.parallel (%i, %d) in [128, 64] {
+        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+        %scaled = arith.mulf %o, %alpha : f32
+        memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      }
     }
-    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // O = O alpha + P V of the previous block: its MMAs run during the
-    // softmax of this block's S below.
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    // The last iteration only adds the last block's P V.
-    %inside_keys = arith.cmpi ult, %j, %blocks : index
-    scf.if %inside_keys {
+    scf.if %has_scores {
+      // S = Q K^T, in raw units: the scale is applied inside exp2 below.
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V of the previous block, P read from registers: its MMAs
+    // run during the softmax of this block's S below.
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    }
+    // The mask and the softmax of S, with P V's MMAs in flight.
+    scf.if %has_scores {
       // Keys past the end (and, causal, after the query) become -inf, in
       // the blocks that have any.
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -285,14 +295,13 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
-  // The first iteration's O = O alpha + P V adds nothing.
-  %one = arith.constant 1.0 : f32
-  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
-  tile.clear %P : memref<128x128xf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // One iteration more: iteration j computes S of block j and O of
-  // block j - 1; block -1 and the block past the end read zeros.
-  %iterations = arith.addi %blocks, %c1 : index
+  // block j - 1 (at least one block, so that the loop provably runs
+  // twice and tile-peel-guarded-gemms peels its first iteration,
+  // which has no P V, and its last, which has no S).
+  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[%blocks]
+  %iterations = arith.addi %keyblocks, %c1 : index
   tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
@@ -302,22 +311,30 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
   } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // Block j - 1's P V from the second iteration on, block j's S up
+    // to the last block.
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
-    tile.parallel (%i, %d) in [128, 128] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    scf.if %has_product {
+      tile.parallel (%i, %d) in [128, 128] {
+        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+        %scaled = arith.mulf %o, %alpha : f32
+        memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      }
     }
-    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // O = O alpha + P V of the previous block: its MMAs run during the
-    // softmax of this block's S below.
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // The last iteration only adds the last block's P V.
-    %inside_keys = arith.cmpi ult, %j, %blocks : index
-    scf.if %inside_keys {
+    scf.if %has_scores {
+      // S = Q K^T, in raw units: the scale is applied inside exp2 below.
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V of the previous block, P read from registers: its MMAs
+    // run during the softmax of this block's S below.
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // The mask and the softmax of S, with P V's MMAs in flight.
+    scf.if %has_scores {
       // Keys past the end (and, causal, after the query) become -inf, in
       // the blocks that have any.
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -445,14 +462,13 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
-  // The first iteration's O = O alpha + P V adds nothing.
-  %one = arith.constant 1.0 : f32
-  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
-  tile.clear %P : memref<128x128xbf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // One iteration more: iteration j computes S of block j and O of
-  // block j - 1; block -1 and the block past the end read zeros.
-  %iterations = arith.addi %blocks, %c1 : index
+  // block j - 1 (at least one block, so that the loop provably runs
+  // twice and tile-peel-guarded-gemms peels its first iteration,
+  // which has no P V, and its last, which has no S).
+  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[%blocks]
+  %iterations = arith.addi %keyblocks, %c1 : index
   tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
@@ -462,22 +478,30 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
   } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // Block j - 1's P V from the second iteration on, block j's S up
+    // to the last block.
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
-    tile.parallel (%i, %d) in [128, 64] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    scf.if %has_product {
+      tile.parallel (%i, %d) in [128, 64] {
+        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+        %scaled = arith.mulf %o, %alpha : f32
+        memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      }
     }
-    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // O = O alpha + P V of the previous block: its MMAs run during the
-    // softmax of this block's S below.
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    // The last iteration only adds the last block's P V.
-    %inside_keys = arith.cmpi ult, %j, %blocks : index
-    scf.if %inside_keys {
+    scf.if %has_scores {
+      // S = Q K^T, in raw units: the scale is applied inside exp2 below.
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V of the previous block, P read from registers: its MMAs
+    // run during the softmax of this block's S below.
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    }
+    // The mask and the softmax of S, with P V's MMAs in flight.
+    scf.if %has_scores {
       // Keys past the end (and, causal, after the query) become -inf, in
       // the blocks that have any.
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -605,14 +629,13 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
-  // The first iteration's O = O alpha + P V adds nothing.
-  %one = arith.constant 1.0 : f32
-  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
-  tile.clear %P : memref<128x128xbf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // One iteration more: iteration j computes S of block j and O of
-  // block j - 1; block -1 and the block past the end read zeros.
-  %iterations = arith.addi %blocks, %c1 : index
+  // block j - 1 (at least one block, so that the loop provably runs
+  // twice and tile-peel-guarded-gemms peels its first iteration,
+  // which has no P V, and its last, which has no S).
+  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[%blocks]
+  %iterations = arith.addi %keyblocks, %c1 : index
   tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
@@ -622,22 +645,30 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
   } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // Block j - 1's P V from the second iteration on, block j's S up
+    // to the last block.
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
-    tile.parallel (%i, %d) in [128, 128] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    scf.if %has_product {
+      tile.parallel (%i, %d) in [128, 128] {
+        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+        %scaled = arith.mulf %o, %alpha : f32
+        memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      }
     }
-    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // O = O alpha + P V of the previous block: its MMAs run during the
-    // softmax of this block's S below.
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // The last iteration only adds the last block's P V.
-    %inside_keys = arith.cmpi ult, %j, %blocks : index
-    scf.if %inside_keys {
+    scf.if %has_scores {
+      // S = Q K^T, in raw units: the scale is applied inside exp2 below.
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V of the previous block, P read from registers: its MMAs
+    // run during the softmax of this block's S below.
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // The mask and the softmax of S, with P V's MMAs in flight.
+    scf.if %has_scores {
       // Keys past the end (and, causal, after the query) become -inf, in
       // the blocks that have any.
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -765,18 +796,17 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
-  // The first iteration's O = O alpha + P V adds nothing.
-  %one = arith.constant 1.0 : f32
-  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
-  tile.clear %P : memref<128x128xf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // Causal: key blocks past the tile's last row are all masked; skip them.
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
   // One iteration more: iteration j computes S of block j and O of
-  // block j - 1; block -1 and the block past the end read zeros.
-  %iterations = arith.addi %kvend, %c1 : index
+  // block j - 1 (at least one block, so that the loop provably runs
+  // twice and tile-peel-guarded-gemms peels its first iteration,
+  // which has no P V, and its last, which has no S).
+  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[%kvend]
+  %iterations = arith.addi %keyblocks, %c1 : index
   tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
@@ -786,22 +816,30 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
   } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // Block j - 1's P V from the second iteration on, block j's S up
+    // to the last block.
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
-    tile.parallel (%i, %d) in [128, 64] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    scf.if %has_product {
+      tile.parallel (%i, %d) in [128, 64] {
+        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+        %scaled = arith.mulf %o, %alpha : f32
+        memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      }
     }
-    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // O = O alpha + P V of the previous block: its MMAs run during the
-    // softmax of this block's S below.
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    // The last iteration only adds the last block's P V.
-    %inside_keys = arith.cmpi ult, %j, %kvend : index
-    scf.if %inside_keys {
+    scf.if %has_scores {
+      // S = Q K^T, in raw units: the scale is applied inside exp2 below.
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V of the previous block, P read from registers: its MMAs
+    // run during the softmax of this block's S below.
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    }
+    // The mask and the softmax of S, with P V's MMAs in flight.
+    scf.if %has_scores {
       // Keys past the end (and, causal, after the query) become -inf, in
       // the blocks that have any.
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -935,18 +973,17 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
-  // The first iteration's O = O alpha + P V adds nothing.
-  %one = arith.constant 1.0 : f32
-  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
-  tile.clear %P : memref<128x128xf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // Causal: key blocks past the tile's last row are all masked; skip them.
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
   // One iteration more: iteration j computes S of block j and O of
-  // block j - 1; block -1 and the block past the end read zeros.
-  %iterations = arith.addi %kvend, %c1 : index
+  // block j - 1 (at least one block, so that the loop provably runs
+  // twice and tile-peel-guarded-gemms peels its first iteration,
+  // which has no P V, and its last, which has no S).
+  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[%kvend]
+  %iterations = arith.addi %keyblocks, %c1 : index
   tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
@@ -956,22 +993,30 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x128xf16, strided<[128, 1], offset: ?>> to memref<128x128xf16, #gpu.address_space<workgroup>>
   } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // Block j - 1's P V from the second iteration on, block j's S up
+    // to the last block.
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
-    tile.parallel (%i, %d) in [128, 128] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    scf.if %has_product {
+      tile.parallel (%i, %d) in [128, 128] {
+        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+        %scaled = arith.mulf %o, %alpha : f32
+        memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      }
     }
-    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // O = O alpha + P V of the previous block: its MMAs run during the
-    // softmax of this block's S below.
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // The last iteration only adds the last block's P V.
-    %inside_keys = arith.cmpi ult, %j, %kvend : index
-    scf.if %inside_keys {
+    scf.if %has_scores {
+      // S = Q K^T, in raw units: the scale is applied inside exp2 below.
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V of the previous block, P read from registers: its MMAs
+    // run during the softmax of this block's S below.
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x128xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // The mask and the softmax of S, with P V's MMAs in flight.
+    scf.if %has_scores {
       // Keys past the end (and, causal, after the query) become -inf, in
       // the blocks that have any.
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -1105,18 +1150,17 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x64xf32, #tile.fragment>
-  // The first iteration's O = O alpha + P V adds nothing.
-  %one = arith.constant 1.0 : f32
-  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
-  tile.clear %P : memref<128x128xbf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // Causal: key blocks past the tile's last row are all masked; skip them.
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
   // One iteration more: iteration j computes S of block j and O of
-  // block j - 1; block -1 and the block past the end read zeros.
-  %iterations = arith.addi %kvend, %c1 : index
+  // block j - 1 (at least one block, so that the loop provably runs
+  // twice and tile-peel-guarded-gemms peels its first iteration,
+  // which has no P V, and its last, which has no S).
+  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[%kvend]
+  %iterations = arith.addi %keyblocks, %c1 : index
   tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
@@ -1126,22 +1170,30 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
   } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // Block j - 1's P V from the second iteration on, block j's S up
+    // to the last block.
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
-    tile.parallel (%i, %d) in [128, 64] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    scf.if %has_product {
+      tile.parallel (%i, %d) in [128, 64] {
+        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+        %scaled = arith.mulf %o, %alpha : f32
+        memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      }
     }
-    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // O = O alpha + P V of the previous block: its MMAs run during the
-    // softmax of this block's S below.
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
-    // The last iteration only adds the last block's P V.
-    %inside_keys = arith.cmpi ult, %j, %kvend : index
-    scf.if %inside_keys {
+    scf.if %has_scores {
+      // S = Q K^T, in raw units: the scale is applied inside exp2 below.
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V of the previous block, P read from registers: its MMAs
+    // run during the softmax of this block's S below.
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    }
+    // The mask and the softmax of S, with P V's MMAs in flight.
+    scf.if %has_scores {
       // Keys past the end (and, causal, after the query) become -inf, in
       // the blocks that have any.
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
@@ -1275,18 +1327,17 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
   tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
   tile.clear %l : memref<128xf32, #tile.fragment>
   tile.clear %acc : memref<128x128xf32, #tile.fragment>
-  // The first iteration's O = O alpha + P V adds nothing.
-  %one = arith.constant 1.0 : f32
-  tile.fill %mb, %one : memref<128xf32, #tile.fragment>
-  tile.clear %P : memref<128x128xbf16, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // Causal: key blocks past the tile's last row are all masked; skip them.
   %rowsend = affine.apply affine_map<(m) -> (m + 128)>(%m0)
   %diag = arith.ceildivui %rowsend, %cn : index
   %kvend = arith.minui %blocks, %diag : index
   // One iteration more: iteration j computes S of block j and O of
-  // block j - 1; block -1 and the block past the end read zeros.
-  %iterations = arith.addi %kvend, %c1 : index
+  // block j - 1 (at least one block, so that the loop provably runs
+  // twice and tile-peel-guarded-gemms peels its first iteration,
+  // which has no P V, and its last, which has no S).
+  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[%kvend]
+  %iterations = arith.addi %keyblocks, %c1 : index
   tile.warp_specialize %c0 to %iterations step %c1 stages 2
       tiles(%Ks, %Vs : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 regs 24 {
@@ -1296,22 +1347,30 @@ tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x128xbf16, strided<[128, 1], offset: ?>> to memref<128x128xbf16, #gpu.address_space<workgroup>>
   } consumer(%j, %st) threads 256 regs 240 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
+    // Block j - 1's P V from the second iteration on, block j's S up
+    // to the last block.
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
-    tile.parallel (%i, %d) in [128, 128] {
-      %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-      %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
-      %scaled = arith.mulf %o, %alpha : f32
-      memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+    scf.if %has_product {
+      tile.parallel (%i, %d) in [128, 128] {
+        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+        %scaled = arith.mulf %o, %alpha : f32
+        memref.store %scaled, %acc[%i, %d] : memref<128x128xf32, #tile.fragment>
+      }
     }
-    // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-    tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // O = O alpha + P V of the previous block: its MMAs run during the
-    // softmax of this block's S below.
-    // O += P V, P read from registers.
-    tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
-    // The last iteration only adds the last block's P V.
-    %inside_keys = arith.cmpi ult, %j, %kvend : index
-    scf.if %inside_keys {
+    scf.if %has_scores {
+      // S = Q K^T, in raw units: the scale is applied inside exp2 below.
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // O += P V of the previous block, P read from registers: its MMAs
+    // run during the softmax of this block's S below.
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x128xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+    }
+    // The mask and the softmax of S, with P V's MMAs in flight.
+    scf.if %has_scores {
       // Keys past the end (and, causal, after the query) become -inf, in
       // the blocks that have any.
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)

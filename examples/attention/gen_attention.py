@@ -68,11 +68,6 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     w(f"  tile.fill %m, %ninf : {row}")
     w(f"  tile.clear %l : {row}")
     w(f"  tile.clear %acc : {fr(BM, D)}")
-    if overlap:
-        w("  // The first iteration's O = O alpha + P V adds nothing.")
-        w("  %one = arith.constant 1.0 : f32")
-        w(f"  tile.fill %mb, %one : {row}")
-        w(f"  tile.clear %P : {fr(BM, BN, T)}")
     w("  %blocks = arith.ceildivui %seqkv, %cn : index")
     if causal:
         w("  // Causal: key blocks past the tile's last row are all masked; skip them.")
@@ -83,8 +78,12 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
     realend = end
     if overlap:
         w("  // One iteration more: iteration j computes S of block j and O of")
-        w("  // block j - 1; block -1 and the block past the end read zeros.")
-        w(f"  %iterations = arith.addi {end}, %c1 : index")
+        w("  // block j - 1 (at least one block, so that the loop provably runs")
+        w("  // twice and tile-peel-guarded-gemms peels its first iteration,")
+        w("  // which has no P V, and its last, which has no S).")
+        w(f"  %keyblocks = affine.max affine_map<()[s0] -> (s0, 1)>()[{end}]")
+        w("  %iterations = arith.addi %keyblocks, %c1 : index")
+        realend = "%keyblocks"
         end = "%iterations"
     if ws:
         w(f"  tile.warp_specialize %c0 to {end} step %c1 stages {stages}")
@@ -183,20 +182,36 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
             rescale, product = product[:6], product[6:]
             gemm = o.index("    // S = Q K^T, in raw units: the scale is applied inside exp2 below.")
             o[gemm:gemm] = ["    // O = O alpha, before this iteration's gemms."] + rescale
-        o.append("    // O = O alpha + P V of the previous block: its MMAs run during the")
-        o.append("    // softmax of this block's S below.")
         o.extend(product)
-        # The last iteration's S (the block past the end) would be all
-        # masked and nothing reads its P: no softmax there. The copy to P
-        # stays outside the if, so that the if needs only S's MMAs retired
-        # and P V's run on during the softmax (a wait inside a branch would
-        # make ptxas serialize the wgmmas, C7514).
+        # The first iteration has no P V (no block before the first) and
+        # the last no S (the block past the end): both are guarded, and
+        # tile-peel-guarded-gemms peels those two iterations so that no
+        # gemm stays in a branch (ptxas would serialize every wgmma, C7515).
+        # The copy to P stays outside the ifs, so that the softmax's needs
+        # only S's MMAs retired and P V's run on during the softmax (a wait
+        # inside a branch would make ptxas serialize the wgmmas, C7514).
         copy = softmax.pop()
-        o.append("    // The last iteration only adds the last block's P V.")
-        o.append(f"    %inside_keys = arith.cmpi ult, %j, {realend} : index")
-        o.append("    scf.if %inside_keys {")
-        o.extend(("  " + line) if line else line for line in softmax)
-        o.append("    }")
+        gemm = o.index("    // S = Q K^T, in raw units: the scale is applied inside exp2 below.")
+        guard = lambda cond, lines: [f"    scf.if {cond} {{"] + [("  " + l) if l else l for l in lines] + ["    }"]
+        head = o[:gemm]
+        first_rescale = head.index("    // O = O alpha, before this iteration's gemms.")
+        rescale = head[first_rescale + 1:]
+        head = head[:first_rescale]
+        sgemm = o[gemm:gemm + 2]
+        pv = o[gemm + 2:]
+        del o[len(head):]
+        o.append("    // Block j - 1's P V from the second iteration on, block j's S up")
+        o.append("    // to the last block.")
+        o.append("    %has_product = arith.cmpi ugt, %j, %c0 : index")
+        o.append(f"    %has_scores = arith.cmpi ult, %j, {realend} : index")
+        o.append("    // O = O alpha, before this iteration's gemms.")
+        o.extend(guard("%has_product", rescale))
+        o.extend(guard("%has_scores", sgemm))
+        o.append("    // O += P V of the previous block, P read from registers: its MMAs")
+        o.append("    // run during the softmax of this block's S below.")
+        o.extend(guard("%has_product", [l for l in pv if not l.lstrip().startswith("//")]))
+        o.append("    // The mask and the softmax of S, with P V's MMAs in flight.")
+        o.extend(guard("%has_scores", softmax))
         o.append(copy)
     w("  }")
     w("")
@@ -338,6 +353,9 @@ HEADER = """\
 // GPU-SUITE: --kernel attention_f16_d128_causal --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
 // GPU-SUITE: --kernel attention_bf16_d64_causal --shape Q=2x3x300x64 --shape K=2x3x300x64 --shape V=2x3x300x64 --shape O=2x3x300x64 --shape LSE=2x3x300 --check
 // GPU-SUITE: --kernel attention_bf16_d128_causal --shape Q=2x3x300x128 --shape K=2x3x300x128 --shape V=2x3x300x128 --shape O=2x3x300x128 --shape LSE=2x3x300 --check
+// One key block: the peeled first and last iterations only (no loop between).
+// GPU-SUITE: --kernel attention_f16_d64_causal --shape Q=1x2x90x64 --shape K=1x2x90x64 --shape V=1x2x90x64 --shape O=1x2x90x64 --shape LSE=1x2x90 --check
+// GPU-SUITE: --kernel attention_bf16_d128 --shape Q=1x2x50x128 --shape K=1x2x77x128 --shape V=1x2x77x128 --shape O=1x2x50x128 --shape LSE=1x2x50 --check
 // GPU-SUITE: --kernel attention_f16_d64 --shape Q=4x32x4096x64 --shape K=4x32x4096x64 --shape V=4x32x4096x64 --shape O=4x32x4096x64 --shape LSE=4x32x4096 --bench --flops 549755813888
 // GPU-SUITE: --kernel attention_f16_d128 --shape Q=4x32x4096x128 --shape K=4x32x4096x128 --shape V=4x32x4096x128 --shape O=4x32x4096x128 --shape LSE=4x32x4096 --bench --flops 1099511627776
 // GPU-SUITE: --kernel attention_f16_d128_causal --shape Q=4x32x4096x128 --shape K=4x32x4096x128 --shape V=4x32x4096x128 --shape O=4x32x4096x128 --shape LSE=4x32x4096 --bench --flops 549755813888

@@ -84,6 +84,9 @@ void tile::buildTileToGPUPipeline(OpPassManager &pm,
   specialization.testReleaseEarly = options.testReleaseEarly;
   specialization.testSkipResidentWait = options.testSkipResidentWait;
   kernelPm.addPass(createTileLowerWarpSpecialize(specialization));
+  // Before the waits are scheduled: they are placed per block, and a
+  // peeled iteration's gemms are in the loop's block, not in a branch.
+  kernelPm.addPass(createTilePeelGuardedGemms());
   if (cpu) {
     kernelPm.addPass(createTileEmulateTma());
   } else {

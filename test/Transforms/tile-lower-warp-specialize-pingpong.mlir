@@ -1,4 +1,5 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-warp-specialize{tma=true},tile-schedule-wgmma-waits))' | FileCheck %s
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-warp-specialize{tma=true},tile-peel-guarded-gemms))' | FileCheck %s --check-prefix=PEEL
 
 // A `pingpong` consumer of two warp groups: group g = warp / 4 waits on
 // named barrier 2 + g (bar.sync, 256 threads: its own 128 and the other
@@ -79,6 +80,72 @@ tile.kernel @pingpong(%Q: memref<128x64xf16>, %K: memref<1024x64xf16>, %V: memre
 
 // -----
 
+// Gemms under conditions on the iteration (the rotated loop's first and
+// last iterations): the turn brackets the ops that hold them, and the
+// gemms get the pipeline's attributes. tile-peel-guarded-gemms then takes
+// the gemms out of their branches (PEEL): the first iteration issues S in
+// its turn, the loop both gemms, the last P V.
+// CHECK-LABEL: tile.kernel @guarded
+// CHECK: scf.for
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}} {tile.pingpong_turn}
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tile.gemm {{.*}}tile.tma_operands
+// CHECK: scf.if
+// CHECK-NEXT: tile.gemm {{.*}}tile.tma_operands
+// Unpeeled, a gemm in a branch is waited for there.
+// CHECK-NEXT: tile.wgmma_wait 0
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.barrier.arrive id = %{{.+}} number_of_threads = %{{.+}} {tile.pingpong_turn}
+// PEEL-LABEL: tile.kernel @guarded
+// PEEL: nvvm.barrier id = %{{.+}} {tile.pingpong_turn}
+// PEEL-NEXT: tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {clear
+// PEEL-NEXT: nvvm.barrier.arrive id = %{{.+}} {tile.pingpong_turn}
+// PEEL: scf.for
+// PEEL: nvvm.barrier id = %{{.+}} {tile.pingpong_turn}
+// PEEL-NEXT: tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {clear
+// PEEL-NEXT: tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {lowering
+// PEEL-NEXT: nvvm.barrier.arrive id = %{{.+}} {tile.pingpong_turn}
+// PEEL: }
+// PEEL: nvvm.barrier id = %{{.+}} {tile.pingpong_turn}
+// PEEL-NEXT: tile.gemm %{{.+}}, %{{.+}}, %{{.+}} {lowering
+// PEEL-NEXT: nvvm.barrier.arrive id = %{{.+}} {tile.pingpong_turn}
+tile.kernel @guarded(%Q: memref<128x64xf16>, %K: memref<1024x64xf16>, %V: memref<1024x64xf16>, %O: memref<128x64xf32>)
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c9 = arith.constant 9 : index
+  %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Vs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %S = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<128x64xf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  tile.copy %Q[%c0, %c0] to %Qs : memref<128x64xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %c9 step %c1 stages 2
+      tiles(%Ks, %Vs : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %st) threads 128 {
+    %n0 = affine.apply affine_map<(j) -> (j * 64)>(%j)
+    tile.copy %K[%n0, %c0] to %Ks : memref<1024x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    %v0 = affine.apply affine_map<(j) -> (j * 64 - 64)>(%j)
+    tile.copy %V[%v0, %c0] to %Vs : memref<1024x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %st) threads 256 pingpong {
+    %has_product = arith.cmpi ugt, %j, %c0 : index
+    %has_scores = arith.cmpi ult, %j, %c8 : index
+    scf.if %has_scores {
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    }
+    scf.if %has_product {
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #tile.fragment>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+    }
+    tile.copy %S to %P : memref<128x64xf32, #tile.fragment> to memref<128x64xf16, #tile.fragment>
+  }
+  tile.copy %acc to %O[%c0, %c0] : memref<128x64xf32, #tile.fragment> to memref<128x64xf32>
+}
+
+// -----
+
 // Turns need warp groups to take them, and gemms to bracket.
 tile.kernel @one_group(%K: memref<1024x64xf16>) grid [1] threads [256] {
   %c0 = arith.constant 0 : index
@@ -101,7 +168,7 @@ tile.kernel @no_gemm(%K: memref<1024x64xf16>) grid [1] threads [384] {
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{pingpong: the consumer region has no 'tile.gemm' at its top level (the turns bracket the gemms there)}}
+  // expected-error @+1 {{pingpong: the consumer region has no 'tile.gemm' (the turns bracket its gemms)}}
   tile.warp_specialize %c0 to %c8 step %c1 stages 2
       tiles(%Ks : memref<64x64xf16, #gpu.address_space<workgroup>>)
       producer(%j, %st) threads 128 {

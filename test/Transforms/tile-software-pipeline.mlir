@@ -8,8 +8,8 @@
 // CHECK-LABEL: tile.kernel @two_stages
 // CHECK: %[[S0:.+]] = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[S1:.+]] = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
-// CHECK: arith.maxsi
-// CHECK: %[[N:.+]] = arith.select
+// A trip count of 0 to 64 step 1: the difference of the bounds.
+// CHECK: %[[N:.+]] = arith.subi %c64, %c0
 // CHECK: scf.if
 // CHECK:   tile.copy %{{.*}} to %[[S0]] {tile.async}
 // CHECK: nvvm.cp.async.commit.group

@@ -228,10 +228,11 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError("pingpong needs a consumer of at least two warp "
                          "groups (256 threads) to take turns, got ")
              << getConsumerThreads() << " threads";
-    if (getConsumer().front().getOps<GemmOp>().empty())
+    if (!getConsumer()
+             .walk([](GemmOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
       return emitOpError("pingpong: the consumer region has no 'tile.gemm' "
-                         "at its top level (the turns bracket the gemms "
-                         "there)");
+                         "(the turns bracket its gemms)");
   }
 
   int64_t total = getProducerThreads() + getConsumerThreads();

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "tile/Dialect/Tile/IR/Limits.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
@@ -58,6 +59,15 @@ LogicalResult tile::unrollFully(scf::ForOp loop) {
 
 Value tile::buildTripCount(OpBuilder &builder, Location loc, Value lower,
                            Value upper, Value step) {
+  // Step 1 and upper >= lower provably: the plain difference, which later
+  // analyses (tile-peel-guarded-gemms) can relate to the bounds.
+  std::optional<int64_t> constantStep = getConstantIntValue(step);
+  if (constantStep && *constantStep == 1 &&
+      ValueBoundsConstraintSet::compare(
+          ValueBoundsConstraintSet::Variable(upper),
+          ValueBoundsConstraintSet::GE,
+          ValueBoundsConstraintSet::Variable(lower)))
+    return arith::SubIOp::create(builder, loc, upper, lower);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value positive = arith::CmpIOp::create(builder, loc,

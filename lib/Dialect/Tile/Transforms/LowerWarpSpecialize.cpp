@@ -206,6 +206,12 @@ static void buildTurnBarrier(OpBuilder &builder, Location loc, Value id,
   barrier->setAttr(kPingpongTurnAttr, builder.getUnitAttr());
 }
 
+/// Whether `op` is or holds a gemm.
+static bool holdsGemm(Operation *op) {
+  return op->walk([](GemmOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// A gemm on wgmma of f32 tiles (tf32), whose descriptor operands are
 /// rounded to tf32 in place before the MMAs read them.
 static bool isTF32Wgmma(GemmOp gemm) {
@@ -847,13 +853,17 @@ static void buildIteration(OpBuilder &builder, Location loc,
     return;
   }
 
-  // With turns, the group's turn brackets the first to the last gemm.
+  // With turns, the group's turn brackets the first to the last op that
+  // is or holds a gemm (a gemm under an `scf.if` on the iteration, which
+  // tile-peel-guarded-gemms takes out of its branch).
   Operation *firstGemm = nullptr, *lastGemm = nullptr;
   if (turns)
-    for (GemmOp gemm : region.front().getOps<GemmOp>()) {
+    for (Operation &nested : region.front().without_terminator()) {
+      if (!holdsGemm(&nested))
+        continue;
       if (!firstGemm)
-        firstGemm = gemm;
-      lastGemm = gemm;
+        firstGemm = &nested;
+      lastGemm = &nested;
     }
   for (Operation &nested : region.front().without_terminator()) {
     if (&nested == firstGemm)
@@ -867,17 +877,20 @@ static void buildIteration(OpBuilder &builder, Location loc,
       forEachAsyncCopy(clone, stageValues, [&](Operation *copy) {
         copy->setAttr(kAsyncAttr, UnitAttr::get(op.getContext()));
       });
-    else if (auto gemm = dyn_cast<GemmOp>(clone)) {
-      if (llvm::is_contained(plan.inFlight, dyn_cast<GemmOp>(&nested)))
-        gemm->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
-      // Only TMA writes the tiles, and shared memory outside the pipeline
-      // was written before the op (fenced once at the start of the role).
-      if (plan.tma)
-        gemm->setAttr(kTmaOperandsAttr, builder.getUnitAttr());
-      // The producer's rounders have rounded its tf32 tiles.
-      if (isTF32Wgmma(gemm))
-        gemm->setAttr(kTF32RoundedAttr, builder.getUnitAttr());
-    }
+    else
+      nested.walk([&](GemmOp original) {
+        auto gemm = cast<GemmOp>(mapping.lookup(original.getOperation()));
+        if (llvm::is_contained(plan.inFlight, original))
+          gemm->setAttr(kWgmmaInFlightAttr, builder.getUnitAttr());
+        // Only TMA writes the tiles, and shared memory outside the
+        // pipeline was written before the op (fenced once at the start of
+        // the role).
+        if (plan.tma)
+          gemm->setAttr(kTmaOperandsAttr, builder.getUnitAttr());
+        // The producer's rounders have rounded its tf32 tiles.
+        if (isTF32Wgmma(gemm))
+          gemm->setAttr(kTF32RoundedAttr, builder.getUnitAttr());
+      });
   }
   if (producer && plan.async) {
     // The stage is full when this thread's cp.async copies have landed as
@@ -1180,11 +1193,14 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   plan.skipResidentWait = skipResidentWait;
   // The turns order wgmma issue; elsewhere (mma.sync, the CPU target's
   // scalar gemms) there is nothing to take turns for.
-  plan.pingpong =
-      op.getPingpong() &&
-      llvm::any_of(op.getConsumer().front().getOps<GemmOp>(), [](GemmOp gemm) {
-        return gemm.getLowering() == GemmLowering::wgmma;
-      });
+  plan.pingpong = op.getPingpong() &&
+                  op.getConsumer()
+                      .walk([](GemmOp gemm) {
+                        return gemm.getLowering() == GemmLowering::wgmma
+                                   ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                      })
+                      .wasInterrupted();
   plan.consumerPrologue = getConsumerPrologue(op);
   plan.consumerEpilogue = getConsumerEpilogue(op);
   if (entryRegs) {

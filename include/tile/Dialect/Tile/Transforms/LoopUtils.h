@@ -22,7 +22,8 @@ LogicalResult checkUnrolledSize(Operation *loop, int64_t copies, Block &body);
 
 /// Returns the number of iterations of `lb to ub step step` as scf.for runs
 /// them: ceil((ub - lb) / step) when positive, 0 when ub <= lb or the step
-/// is not positive (no division by zero).
+/// is not positive (no division by zero); `ub - lb` when the step is 1 and
+/// ub >= lb provably (ValueBoundsConstraintSet).
 Value buildTripCount(OpBuilder &builder, Location loc, Value lower,
                      Value upper, Value step);
 

@@ -155,6 +155,34 @@ def TileLowerAtomics : Pass<"tile-lower-atomics", "::mlir::tile::KernelOp"> {
   ];
 }
 
+def TilePeelGuardedGemms
+    : Pass<"tile-peel-guarded-gemms", "::mlir::tile::KernelOp"> {
+  let summary = "Peel the first and last iterations of loops whose gemms "
+                "run in only some iterations";
+  let description = [{
+    A loop whose body holds a `tile.gemm` under an `scf.if` on the
+    iteration (attention's rotated loop: the product of the previous block
+    `if %j > 0`, the scores of this block `if %j < blocks`) gets its first
+    and last iterations peeled, and in each of the three parts every
+    `scf.if` of the body's top level whose `arith.cmpi` condition is then
+    decided (ValueBoundsConstraintSet, from the loop's bounds) is replaced
+    by the branch it takes:
+
+      scf.for %j = %lb to %ub step 1 { B(%j) }          (%ub - %lb >= 2)
+      ->  B(%lb); scf.for %j = %lb + 1 to %ub - 1 step 1 { B(%j) }; B(%ub - 1)
+
+    so that no gemm of the steady state sits in a branch (a wgmma whose
+    registers meet others in a phi makes ptxas serialize every wgmma of the
+    kernel, C7515). Only loops of step 1 whose trip count is provably at
+    least 2 are peeled; a guard of a gemm that stays undecided gets a
+    remark. Loops without guarded gemms are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def TileScheduleWgmmaWaits
     : Pass<"tile-schedule-wgmma-waits", "::mlir::tile::KernelOp"> {
   let summary = "Wait for wgmma gemms where their results are needed";
