@@ -37,7 +37,8 @@
 // outside the sequence reads zeros), and Q's tile, copied before the op
 // and read only by the consumer, ahead of them (the lowering moves that
 // copy into the producer, on an mbarrier of its own), its consumer (two warp groups, 64
-// rows each, 240 registers) computes on them, the two meeting only on the
+// rows each, 240 registers; three and 160 in the D = 64 kernels without a
+// mask, whose tiles have 192 rows) computes on them, the two meeting only on the
 // stages' mbarriers. Both products run on Hopper's wgmma (sm_90a). The
 // body is rotated, as FlashAttention-3's: iteration j computes S of key
 // block j and O of block j - 1 (its stage holds K_j and V_(j-1); one
@@ -92,7 +93,7 @@
 
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [384] attributes {reference = @attention_f16_reference} {
+    grid [?, ?, ?] threads [512] attributes {reference = @attention_f16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -104,7 +105,7 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   %tile = tile.block_id x
   %h = tile.block_id y
   %b = tile.block_id z
-  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %m0 = affine.apply affine_map<(i) -> (i * 192)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xf16>
   %seqv = memref.dim %V, %c2 : memref<?x?x?x64xf16>
@@ -115,23 +116,23 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
-  %Qs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Qs = tile.alloc_shared : memref<192x64xf16, #gpu.address_space<workgroup>>
   %Ks = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
   %Vs = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x128xf16, #tile.fragment>
-  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  %S = tile.alloc_fragment : memref<192x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<192x128xf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<192x64xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
-  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
-  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
-  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
-  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %m = tile.alloc_fragment : memref<192xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<192xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<192xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<192xf32, #tile.fragment>
 
-  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
-  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
-  tile.clear %l : memref<128xf32, #tile.fragment>
-  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<192x64xf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<192xf32, #tile.fragment>
+  tile.clear %l : memref<192xf32, #tile.fragment>
+  tile.clear %acc : memref<192x64xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // One iteration more: iteration j computes S of block j and O of
   // block j - 1 (at least one block, so that the loop provably runs
@@ -146,7 +147,7 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
     %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xf16, strided<[64, 1], offset: ?>> to memref<128x64xf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 pingpong {
+  } consumer(%j, %st) threads 384 regs 160 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // Block j - 1's P V from the second iteration on, block j's S up
     // to the last block.
@@ -154,21 +155,21 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
     %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
     scf.if %has_product {
-      tile.parallel (%i, %d) in [128, 64] {
-        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-        %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      tile.parallel (%i, %d) in [192, 64] {
+        %alpha = memref.load %mb[%i] : memref<192xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<192x64xf32, #tile.fragment>
         %scaled = arith.mulf %o, %alpha : f32
-        memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+        memref.store %scaled, %acc[%i, %d] : memref<192x64xf32, #tile.fragment>
       }
     }
     scf.if %has_scores {
       // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<192x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<192x128xf32, #tile.fragment>
     }
     // O += P V of the previous block, P read from registers: its MMAs
     // run during the softmax of this block's S below.
     scf.if %has_product {
-      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<192x128xf16, #tile.fragment>, memref<128x64xf16, #gpu.address_space<workgroup>>, memref<192x64xf32, #tile.fragment>
     }
     // The mask and the softmax of S, with P V's MMAs in flight.
     scf.if %has_scores {
@@ -177,79 +178,79 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
       %partial = arith.cmpi ugt, %nend, %seqkv : index
       scf.if %partial {
-        tile.parallel (%i, %c) in [128, 128] {
-          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        tile.parallel (%i, %c) in [192, 128] {
+          %s = memref.load %S[%i, %c] : memref<192x128xf32, #tile.fragment>
           %col = arith.addi %n0, %c : index
           %inside = arith.cmpi ult, %col, %seqkv : index
           %masked = arith.select %inside, %s, %ninf : f32
-          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          memref.store %masked, %S[%i, %c] : memref<192x128xf32, #tile.fragment>
         }
       }
-      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      tile.reduce max %S into %mb dim 1 clear : memref<192x128xf32, #tile.fragment> into memref<192xf32, #tile.fragment>
       // The new running maximum; alpha = exp2((old - new) scale) rescales
       // the sum and the output so far; -new scale is kept for the FMA below.
-      tile.parallel (%i) in [128] {
-        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      tile.parallel (%i) in [192] {
+        %mi = memref.load %m[%i] : memref<192xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<192xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<192xf32, #tile.fragment>
         %mnew = arith.maximumf %mi, %bi : f32
         %delta = arith.subf %mi, %mnew : f32
         %deltas = arith.mulf %delta, %scale : f32
         %alpha = math.exp2 %deltas fastmath<afn> : f32
         %mscaled = arith.mulf %mnew, %scale : f32
         %mneg = arith.negf %mscaled : f32
-        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mneg, %ms[%i] : memref<192xf32, #tile.fragment>
         %lscaled = arith.mulf %li, %alpha : f32
-        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+        memref.store %lscaled, %l[%i] : memref<192xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<192xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<192xf32, #tile.fragment>
       }
       // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
       // into l and rounded for the second product.
-      tile.parallel (%i, %c) in [128, 128] {
-        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [192, 128] {
+        %s = memref.load %S[%i, %c] : memref<192x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<192xf32, #tile.fragment>
         %d = math.fma %s, %scale, %mneg : f32
         %p = math.exp2 %d fastmath<afn> : f32
-        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        memref.store %p, %S[%i, %c] : memref<192x128xf32, #tile.fragment>
       }
-      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      tile.reduce add %S into %l dim 1 : memref<192x128xf32, #tile.fragment> into memref<192xf32, #tile.fragment>
     }
-    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xf16, #tile.fragment>
+    tile.copy %S to %P : memref<192x128xf32, #tile.fragment> to memref<192x128xf16, #tile.fragment>
   }
 
   // O = acc / l, as acc (1 / l): one division per row, not per
   // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
   // the natural-log log-sum-exp.
-  tile.parallel (%i) in [128] {
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+  tile.parallel (%i) in [192] {
+    %li = memref.load %l[%i] : memref<192xf32, #tile.fragment>
     %one_l = arith.constant 1.0 : f32
     %rl = arith.divf %one_l, %li : f32
-    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+    memref.store %rl, %mb[%i] : memref<192xf32, #tile.fragment>
   }
-  tile.parallel (%i, %d) in [128, 64] {
-    %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+  tile.parallel (%i, %d) in [192, 64] {
+    %o = memref.load %acc[%i, %d] : memref<192x64xf32, #tile.fragment>
+    %rl = memref.load %mb[%i] : memref<192xf32, #tile.fragment>
     %r = arith.mulf %o, %rl : f32
-    memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    memref.store %r, %acc[%i, %d] : memref<192x64xf32, #tile.fragment>
   }
-  tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xf16, strided<[64, 1], offset: ?>>
-  tile.parallel (%i) in [128] {
-    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+  tile.copy %acc to %Oh[%m0, %c0] : memref<192x64xf32, #tile.fragment> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  tile.parallel (%i) in [192] {
+    %mi = memref.load %m[%i] : memref<192xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<192xf32, #tile.fragment>
     %lg = math.log2 %li : f32
     %mis = arith.mulf %mi, %scale : f32
     %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
-    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+    memref.store %lse, %l[%i] : memref<192xf32, #tile.fragment>
   }
-  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+  tile.copy %l to %Lh[%m0] : memref<192xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
 } grid_size {
 ^bb0(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>, %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>):
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cm = arith.constant 128 : index
+  %cm = arith.constant 192 : index
   %batch = memref.dim %Q, %c0 : memref<?x?x?x64xf16>
   %heads = memref.dim %Q, %c1 : memref<?x?x?x64xf16>
   %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
@@ -429,7 +430,7 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
 
 tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
                       %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
-    grid [?, ?, ?] threads [384] attributes {reference = @attention_bf16_reference} {
+    grid [?, ?, ?] threads [512] attributes {reference = @attention_bf16_reference} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -441,7 +442,7 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   %tile = tile.block_id x
   %h = tile.block_id y
   %b = tile.block_id z
-  %m0 = affine.apply affine_map<(i) -> (i * 128)>(%tile)
+  %m0 = affine.apply affine_map<(i) -> (i * 192)>(%tile)
   %seq = memref.dim %Q, %c2 : memref<?x?x?x64xbf16>
   %seqkv = memref.dim %K, %c2 : memref<?x?x?x64xbf16>
   %seqv = memref.dim %V, %c2 : memref<?x?x?x64xbf16>
@@ -452,23 +453,23 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
   %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
   %Lh = memref.subview %LSE[%b, %h, 0] [1, 1, %seq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
-  %Qs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
+  %Qs = tile.alloc_shared : memref<192x64xbf16, #gpu.address_space<workgroup>>
   %Ks = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
   %Vs = tile.alloc_shared : memref<128x64xbf16, #gpu.address_space<workgroup>>
-  %S = tile.alloc_fragment : memref<128x128xf32, #tile.fragment>
-  %P = tile.alloc_fragment : memref<128x128xbf16, #tile.fragment>
-  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  %S = tile.alloc_fragment : memref<192x128xf32, #tile.fragment>
+  %P = tile.alloc_fragment : memref<192x128xbf16, #tile.fragment>
+  %acc = tile.alloc_fragment : memref<192x64xf32, #tile.fragment>
   // Per row: the running maximum, the running sum, the block's maximum
   // (then the factor that rescales what came before), -max scale.
-  %m = tile.alloc_fragment : memref<128xf32, #tile.fragment>
-  %l = tile.alloc_fragment : memref<128xf32, #tile.fragment>
-  %mb = tile.alloc_fragment : memref<128xf32, #tile.fragment>
-  %ms = tile.alloc_fragment : memref<128xf32, #tile.fragment>
+  %m = tile.alloc_fragment : memref<192xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<192xf32, #tile.fragment>
+  %mb = tile.alloc_fragment : memref<192xf32, #tile.fragment>
+  %ms = tile.alloc_fragment : memref<192xf32, #tile.fragment>
 
-  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
-  tile.fill %m, %ninf : memref<128xf32, #tile.fragment>
-  tile.clear %l : memref<128xf32, #tile.fragment>
-  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  tile.copy %Qh[%m0, %c0] to %Qs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<192x64xbf16, #gpu.address_space<workgroup>>
+  tile.fill %m, %ninf : memref<192xf32, #tile.fragment>
+  tile.clear %l : memref<192xf32, #tile.fragment>
+  tile.clear %acc : memref<192x64xf32, #tile.fragment>
   %blocks = arith.ceildivui %seqkv, %cn : index
   // One iteration more: iteration j computes S of block j and O of
   // block j - 1 (at least one block, so that the loop provably runs
@@ -483,7 +484,7 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     tile.copy %Kh[%n0, %c0] to %Ks : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
     %v0 = affine.apply affine_map<(j) -> (j * 128 - 128)>(%j)
     tile.copy %Vh[%v0, %c0] to %Vs : memref<?x64xbf16, strided<[64, 1], offset: ?>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
-  } consumer(%j, %st) threads 256 regs 240 pingpong {
+  } consumer(%j, %st) threads 384 regs 160 pingpong {
     %n0 = affine.apply affine_map<(j) -> (j * 128)>(%j)
     // Block j - 1's P V from the second iteration on, block j's S up
     // to the last block.
@@ -491,21 +492,21 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
     %has_scores = arith.cmpi ult, %j, %keyblocks : index
     // O = O alpha, before this iteration's gemms.
     scf.if %has_product {
-      tile.parallel (%i, %d) in [128, 64] {
-        %alpha = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-        %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+      tile.parallel (%i, %d) in [192, 64] {
+        %alpha = memref.load %mb[%i] : memref<192xf32, #tile.fragment>
+        %o = memref.load %acc[%i, %d] : memref<192x64xf32, #tile.fragment>
         %scaled = arith.mulf %o, %alpha : f32
-        memref.store %scaled, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+        memref.store %scaled, %acc[%i, %d] : memref<192x64xf32, #tile.fragment>
       }
     }
     scf.if %has_scores {
       // S = Q K^T, in raw units: the scale is applied inside exp2 below.
-      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x128xf32, #tile.fragment>
+      tile.gemm %Qs, %Ks, %S {clear, transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<192x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<192x128xf32, #tile.fragment>
     }
     // O += P V of the previous block, P read from registers: its MMAs
     // run during the softmax of this block's S below.
     scf.if %has_product {
-      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+      tile.gemm %P, %Vs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<192x128xbf16, #tile.fragment>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<192x64xf32, #tile.fragment>
     }
     // The mask and the softmax of S, with P V's MMAs in flight.
     scf.if %has_scores {
@@ -514,79 +515,79 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
       %nend = affine.apply affine_map<(n) -> (n + 128)>(%n0)
       %partial = arith.cmpi ugt, %nend, %seqkv : index
       scf.if %partial {
-        tile.parallel (%i, %c) in [128, 128] {
-          %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        tile.parallel (%i, %c) in [192, 128] {
+          %s = memref.load %S[%i, %c] : memref<192x128xf32, #tile.fragment>
           %col = arith.addi %n0, %c : index
           %inside = arith.cmpi ult, %col, %seqkv : index
           %masked = arith.select %inside, %s, %ninf : f32
-          memref.store %masked, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+          memref.store %masked, %S[%i, %c] : memref<192x128xf32, #tile.fragment>
         }
       }
-      tile.reduce max %S into %mb dim 1 clear : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      tile.reduce max %S into %mb dim 1 clear : memref<192x128xf32, #tile.fragment> into memref<192xf32, #tile.fragment>
       // The new running maximum; alpha = exp2((old - new) scale) rescales
       // the sum and the output so far; -new scale is kept for the FMA below.
-      tile.parallel (%i) in [128] {
-        %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-        %bi = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
-        %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+      tile.parallel (%i) in [192] {
+        %mi = memref.load %m[%i] : memref<192xf32, #tile.fragment>
+        %bi = memref.load %mb[%i] : memref<192xf32, #tile.fragment>
+        %li = memref.load %l[%i] : memref<192xf32, #tile.fragment>
         %mnew = arith.maximumf %mi, %bi : f32
         %delta = arith.subf %mi, %mnew : f32
         %deltas = arith.mulf %delta, %scale : f32
         %alpha = math.exp2 %deltas fastmath<afn> : f32
         %mscaled = arith.mulf %mnew, %scale : f32
         %mneg = arith.negf %mscaled : f32
-        memref.store %mneg, %ms[%i] : memref<128xf32, #tile.fragment>
+        memref.store %mneg, %ms[%i] : memref<192xf32, #tile.fragment>
         %lscaled = arith.mulf %li, %alpha : f32
-        memref.store %lscaled, %l[%i] : memref<128xf32, #tile.fragment>
-        memref.store %mnew, %m[%i] : memref<128xf32, #tile.fragment>
-        memref.store %alpha, %mb[%i] : memref<128xf32, #tile.fragment>
+        memref.store %lscaled, %l[%i] : memref<192xf32, #tile.fragment>
+        memref.store %mnew, %m[%i] : memref<192xf32, #tile.fragment>
+        memref.store %alpha, %mb[%i] : memref<192xf32, #tile.fragment>
       }
       // P = exp2(S scale - m scale): one FMA and one ex2 per element; summed
       // into l and rounded for the second product.
-      tile.parallel (%i, %c) in [128, 128] {
-        %s = memref.load %S[%i, %c] : memref<128x128xf32, #tile.fragment>
-        %mneg = memref.load %ms[%i] : memref<128xf32, #tile.fragment>
+      tile.parallel (%i, %c) in [192, 128] {
+        %s = memref.load %S[%i, %c] : memref<192x128xf32, #tile.fragment>
+        %mneg = memref.load %ms[%i] : memref<192xf32, #tile.fragment>
         %d = math.fma %s, %scale, %mneg : f32
         %p = math.exp2 %d fastmath<afn> : f32
-        memref.store %p, %S[%i, %c] : memref<128x128xf32, #tile.fragment>
+        memref.store %p, %S[%i, %c] : memref<192x128xf32, #tile.fragment>
       }
-      tile.reduce add %S into %l dim 1 : memref<128x128xf32, #tile.fragment> into memref<128xf32, #tile.fragment>
+      tile.reduce add %S into %l dim 1 : memref<192x128xf32, #tile.fragment> into memref<192xf32, #tile.fragment>
     }
-    tile.copy %S to %P : memref<128x128xf32, #tile.fragment> to memref<128x128xbf16, #tile.fragment>
+    tile.copy %S to %P : memref<192x128xf32, #tile.fragment> to memref<192x128xbf16, #tile.fragment>
   }
 
   // O = acc / l, as acc (1 / l): one division per row, not per
   // element (%mb is free after the loop); LSE = ln 2 (m scale + log2 l),
   // the natural-log log-sum-exp.
-  tile.parallel (%i) in [128] {
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+  tile.parallel (%i) in [192] {
+    %li = memref.load %l[%i] : memref<192xf32, #tile.fragment>
     %one_l = arith.constant 1.0 : f32
     %rl = arith.divf %one_l, %li : f32
-    memref.store %rl, %mb[%i] : memref<128xf32, #tile.fragment>
+    memref.store %rl, %mb[%i] : memref<192xf32, #tile.fragment>
   }
-  tile.parallel (%i, %d) in [128, 64] {
-    %o = memref.load %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
-    %rl = memref.load %mb[%i] : memref<128xf32, #tile.fragment>
+  tile.parallel (%i, %d) in [192, 64] {
+    %o = memref.load %acc[%i, %d] : memref<192x64xf32, #tile.fragment>
+    %rl = memref.load %mb[%i] : memref<192xf32, #tile.fragment>
     %r = arith.mulf %o, %rl : f32
-    memref.store %r, %acc[%i, %d] : memref<128x64xf32, #tile.fragment>
+    memref.store %r, %acc[%i, %d] : memref<192x64xf32, #tile.fragment>
   }
-  tile.copy %acc to %Oh[%m0, %c0] : memref<128x64xf32, #tile.fragment> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
-  tile.parallel (%i) in [128] {
-    %mi = memref.load %m[%i] : memref<128xf32, #tile.fragment>
-    %li = memref.load %l[%i] : memref<128xf32, #tile.fragment>
+  tile.copy %acc to %Oh[%m0, %c0] : memref<192x64xf32, #tile.fragment> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
+  tile.parallel (%i) in [192] {
+    %mi = memref.load %m[%i] : memref<192xf32, #tile.fragment>
+    %li = memref.load %l[%i] : memref<192xf32, #tile.fragment>
     %lg = math.log2 %li : f32
     %mis = arith.mulf %mi, %scale : f32
     %sum = arith.addf %mis, %lg : f32
     %lse = arith.mulf %sum, %ln2 : f32
-    memref.store %lse, %l[%i] : memref<128xf32, #tile.fragment>
+    memref.store %lse, %l[%i] : memref<192xf32, #tile.fragment>
   }
-  tile.copy %l to %Lh[%m0] : memref<128xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
+  tile.copy %l to %Lh[%m0] : memref<192xf32, #tile.fragment> to memref<?xf32, strided<[1], offset: ?>>
 } grid_size {
 ^bb0(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>, %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>):
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %cm = arith.constant 128 : index
+  %cm = arith.constant 192 : index
   %batch = memref.dim %Q, %c0 : memref<?x?x?x64xbf16>
   %heads = memref.dim %Q, %c1 : memref<?x?x?x64xbf16>
   %seq = memref.dim %Q, %c2 : memref<?x?x?x64xbf16>

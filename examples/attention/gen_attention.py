@@ -5,7 +5,7 @@ with its references. Usage: gen_attention.py > attention.mlir"""
 import math
 import sys
 
-def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None, ws=False, overlap=False, pingpong=False):
+def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None, ws=False, overlap=False, pingpong=False, cregs=240):
     """One kernel. ws: a tile.warp_specialize with a TMA producer warp group
     (else a tile.pipelined loop of all threads); overlap (with ws): the body
     rotated so that block j's S = Q K^T and block j - 1's O += P V are
@@ -96,7 +96,7 @@ def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, 
             w(f"    tile.copy %Vh[%v0, %c0] to %Vs : {view} to {sh(BN, D)}")
         else:
             w(f"    tile.copy %Vh[%n0, %c0] to %Vs : {view} to {sh(BN, D)}")
-        w(f"  }} consumer(%j, %st) threads {threads} regs 240{' pingpong' if pingpong else ''} {{")
+        w(f"  }} consumer(%j, %st) threads {threads} regs {cregs}{' pingpong' if pingpong else ''} {{")
         w(f"    %n0 = affine.apply affine_map<(j) -> (j * {BN})>(%j)")
     else:
         w(f"  tile.pipelined %j = %c0 to {end} step %c1 stages {stages}{' rolled' if rolled else ''} {{")
@@ -379,7 +379,8 @@ HEADER = """\
 // outside the sequence reads zeros), and Q's tile, copied before the op
 // and read only by the consumer, ahead of them (the lowering moves that
 // copy into the producer, on an mbarrier of its own), its consumer (two warp groups, 64
-// rows each, 240 registers) computes on them, the two meeting only on the
+// rows each, 240 registers; three and 160 in the D = 64 kernels without a
+// mask, whose tiles have 192 rows) computes on them, the two meeting only on the
 // stages' mbarriers. Both products run on Hopper's wgmma (sm_90a). The
 // body is rotated, as FlashAttention-3's: iteration j computes S of key
 // block j and O of block j - 1 (its stage holds K_j and V_(j-1); one
@@ -441,9 +442,16 @@ def main():
             for D in (64, 128):
                 kind = "_causal" if causal else ""
                 name = f"attention_{T}_d{D}{kind}"
-                k = kernel(name, T, D, causal, BM=128, BN=128, threads=256,
+                # D = 64 without a mask: 192-row tiles, three consumer warp
+                # groups taking turns (FlashAttention-3's choice for this
+                # head size): two softmaxes run while one group's MMAs do.
+                # Causal keeps 128 rows: at 1k its diagonal blocks cost
+                # more than the third group gains (docs/Attention.md).
+                wide = D == 64 and not causal
+                k = kernel(name, T, D, causal, BM=192 if wide else 128,
+                           BN=128, threads=384 if wide else 256,
                            lowering="wgmma", ws=True, overlap="early",
-                           pingpong=True)
+                           pingpong=True, cregs=160 if wide else 240)
                 k = k.replace(f"@{name}_reference", f"@attention_{T}{kind}_reference")
                 if name == "attention_f16_d128":
                     k = "// CHECK-LABEL: tile.kernel @attention_f16_d128\n// CHECK: tile.reduce max\n// CHECK: tile.gemm\n" + k
