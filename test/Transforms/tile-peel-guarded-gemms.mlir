@@ -8,16 +8,16 @@
 // the bounds) stays.
 // CHECK-LABEL: tile.kernel @rotated
 // CHECK: %[[BLOCKS:.+]] = affine.max
-// CHECK: %[[N:.+]] = arith.addi %[[BLOCKS]], %c1
+// CHECK: %[[N:.+]] = arith.addi %[[BLOCKS]], %{{.+}} : index
 // The first iteration: S and its softmax.
 // CHECK-NOT: scf.for
 // CHECK: tile.gemm %{{.+}}, %{{.+}}, %[[S:[a-z0-9_]+]] {clear
 // CHECK-NOT: tile.gemm %
 // CHECK: tile.reduce max %[[S]]
 // CHECK-NOT: tile.gemm %
-// CHECK: %[[LAST:.+]] = arith.subi %[[N]], %c1
-// CHECK: %[[FROM:.+]] = arith.addi %c0, %c1
-// CHECK: scf.for %[[J:.+]] = %[[FROM]] to %[[LAST]] step %c1 {
+// CHECK: %[[LAST:.+]] = arith.subi %[[N]], %{{.+}} : index
+// CHECK: %[[FROM:.+]] = arith.addi %{{.+}}, %{{.+}} : index
+// CHECK: scf.for %[[J:.+]] = %[[FROM]] to %[[LAST]] step %{{.+}} {
 // CHECK-NOT: scf.if
 // CHECK: tile.parallel
 // CHECK-NOT: scf.if
@@ -152,6 +152,70 @@ tile.kernel @invariant(%flag: i1) grid [1] threads [128] {
   scf.for %j = %c0 to %c4 step %c1 {
     scf.if %flag {
       tile.gemm %As, %Bs, %C {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+    }
+  }
+}
+
+// -----
+
+// Carried values: the first part's yields start the loop, the loop's
+// results feed the last part (also inside its regions), whose yields
+// replace the loop's results after it. A decided `scf.if` with results
+// takes the values its branch yields.
+// CHECK-LABEL: tile.kernel @carried
+// CHECK: %[[FIRST:.+]] = arith.addi %[[C0:.+]], %[[C0]] : index
+// CHECK: %[[SUM:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %[[FIRST]]) -> (index) {
+// CHECK-NEXT: arith.cmpi
+// CHECK-NEXT: tile.gemm
+// CHECK-NEXT: memref.store %[[ACC]]
+// CHECK-NEXT: %[[NEXT:.+]] = arith.addi %[[ACC]], %[[C1:.+]] : index
+// CHECK-NEXT: scf.yield %[[NEXT]] : index
+// CHECK: tile.gemm
+// CHECK-NEXT: memref.store %[[SUM]]
+// CHECK-NEXT: %[[LAST:.+]] = arith.addi %[[SUM]], %[[C1]] : index
+// CHECK-NEXT: memref.store %[[LAST]]
+tile.kernel @carried(%out: memref<4xindex>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %C = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %sum = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {
+    %later = arith.cmpi ugt, %j, %c0 : index
+    %step = scf.if %later -> (index) {
+      tile.gemm %As, %Bs, %C {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+      memref.store %acc, %out[%c1] : memref<4xindex>
+      scf.yield %c1 : index
+    } else {
+      scf.yield %c0 : index
+    }
+    %next = arith.addi %acc, %step : index
+    scf.yield %next : index
+  }
+  memref.store %sum, %out[%c0] : memref<4xindex>
+}
+
+// -----
+
+// A loop whose gemm a pipeline leaves in flight waits for it after the
+// loop: not peeled, though its other gemm is guarded.
+// CHECK-LABEL: tile.kernel @in_flight
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+tile.kernel @in_flight() grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %C = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %D = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  scf.for %j = %c0 to %c4 step %c1 {
+    tile.gemm %As, %Bs, %C {lowering = #tile.gemm_lowering<wgmma>, tile.wgmma_in_flight} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+    %later = arith.cmpi ugt, %j, %c0 : index
+    scf.if %later {
+      tile.gemm %As, %Bs, %D {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
     }
   }
 }

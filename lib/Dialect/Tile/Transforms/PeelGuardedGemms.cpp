@@ -24,6 +24,8 @@
 // trip count provably at least 2 (a guard around the peeled parts would
 // put the gemms back in branches); a gemm's guard that stays undecided is
 // reported with a remark, as ptxas will serialize the kernel's wgmmas.
+// Loops whose gemms a pipeline leaves in flight (`tile.wgmma_in_flight`,
+// waited for after the loop) are left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +39,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEPEELGUARDEDGEMMS
@@ -46,7 +49,7 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-namespace {
+#define DEBUG_TYPE "tile-peel-guarded-gemms"
 
 using Bounds = ValueBoundsConstraintSet;
 
@@ -189,8 +192,10 @@ static bool hasIterationGuard(scf::ForOp loop) {
 /// least 2.
 static FailureOr<SmallVector<scf::IfOp>> peelEnds(scf::ForOp loop,
                                                   RewriterBase &rewriter) {
+  // The bounds of the induction variable are signed for the analysis.
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!step || *step != 1 || !loop.getLowerBound().getType().isIndex())
+  if (!step || *step != 1 || !loop.getLowerBound().getType().isIndex() ||
+      loop.getUnsignedCmp())
     return failure();
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
   Bounds::Variable twoPastLower(
@@ -211,15 +216,19 @@ static FailureOr<SmallVector<scf::IfOp>> peelEnds(scf::ForOp loop,
     loop.getUpperBoundMutable().assign(lastIv);
     loop.getInitArgsMutable().assign(firstYields);
   });
+  // The loop's users take the last iteration's values; the last iteration
+  // itself takes the loop's.
+  SmallVector<SmallVector<OpOperand *>> resultUses;
+  for (Value result : loop.getResults())
+    resultUses.push_back(llvm::to_vector(llvm::make_pointer_range(
+        result.getUses())));
   rewriter.setInsertionPointAfter(loop);
   SmallVector<Value> middleResults(loop.getResults());
   auto [last, lastYields] =
       cloneIteration(rewriter, loop, lastIv, middleResults);
-  llvm::SmallPtrSet<Operation *, 16> lastOps(last.begin(), last.end());
-  for (auto [result, value] : llvm::zip(middleResults, lastYields))
-    rewriter.replaceUsesWithIf(result, value, [&](OpOperand &use) {
-      return !lastOps.contains(use.getOwner());
-    });
+  for (auto [uses, value] : llvm::zip(resultUses, lastYields))
+    for (OpOperand *use : uses)
+      rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(value); });
 
   SmallVector<Operation *> middle;
   for (Operation &op : loop.getBody()->without_terminator())
@@ -230,18 +239,31 @@ static FailureOr<SmallVector<scf::IfOp>> peelEnds(scf::ForOp loop,
   return undecided;
 }
 
+namespace {
+
 struct TilePeelGuardedGemms
     : tile::impl::TilePeelGuardedGemmsBase<TilePeelGuardedGemms> {
   void runOnOperation() override {
+    // Loops whose gemms a pipeline leaves in flight wait for them after the
+    // loop (tile.wgmma_in_flight); a peeled copy would not: left alone, as
+    // are loops without a guard on the iteration.
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (hasIterationGuard(loop))
+      bool inFlight = loop.getBody()
+                          ->walk([](GemmOp gemm) {
+                            return gemm->hasAttr(kWgmmaInFlightAttr)
+                                       ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+                          })
+                          .wasInterrupted();
+      if (!inFlight && hasIterationGuard(loop))
         loops.push_back(loop);
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {
       FailureOr<SmallVector<scf::IfOp>> undecided = peelEnds(loop, rewriter);
       if (failed(undecided)) {
+        LLVM_DEBUG(llvm::dbgs() << "not peeled: " << loop << "\n");
         loop.emitRemark("not peeled: its gemms stay under conditions (the "
                         "step is not 1 or the trip count not provably at "
                         "least 2)");
