@@ -1080,9 +1080,10 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
 
     `pingpong` (after the consumer's `threads` and `regs`) makes a consumer
     of several warp groups take turns issuing its wgmma gemms on sm_90a: in
-    each iteration a warp group waits for its turn before its first gemm
-    (of the region's top level) and passes the turn on after its last
-    (named barriers), so that one group's MMAs run while the others compute
+    each iteration a warp group waits for its turn before the first op of
+    the region's top level that is or holds a gemm (an `scf.if` guarding
+    one, which tile-peel-guarded-gemms takes out of its branch) and passes
+    the turn on after the last (named barriers), so that one group's MMAs run while the others compute
     on their results (FlashAttention-3's ping-pong schedule). It changes no
     result; the CPU target runs the turns too.
 
