@@ -110,3 +110,49 @@ tile.kernel @tma_store_narrow(%C: memref<?x?xf16> {tile.multiple_of = 8}) grid [
   tile.gemm %As, %Bs, %acc {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x32xf16, #gpu.address_space<workgroup>>, memref<16x32xf32, #tile.fragment>
   tile.copy %acc to %C[%c0, %c0] : memref<16x32xf32, #tile.fragment> to memref<?x?xf16>
 }
+
+// -----
+
+// Into a subview of a 4-D argument that fixes the two leading dimensions
+// and keeps the last two whole (one head of [batch, heads, seq, d], as
+// attention writes O): the store addresses the argument, the fixed
+// dimensions' indices first, and TMA clips the box at the argument's (the
+// view's) edges.
+// CHECK-LABEL: tile.kernel @tma_store_head_view
+// CHECK-SAME: (%[[O:[^:]+]]: memref<?x?x?x64xf16>, %[[B:[^:]+]]: index, %[[H:[^:]+]]: index, %[[M:[^:]+]]: index)
+// CHECK: nvvm.stmatrix
+// CHECK: tile.tma_store %{{.+}} to %[[O]][%[[B]], %[[H]], %[[M]], %c0] {swizzle = 128 : i64} : memref<16x64xf16, #gpu.address_space<workgroup>> to memref<?x?x?x64xf16>
+// CHECK-NOT: tile.copy
+// NOTMA-LABEL: tile.kernel @tma_store_head_view
+// NOTMA-NOT: tile.tma_store
+tile.kernel @tma_store_head_view(%O: memref<?x?x?x64xf16>, %b: index, %h: index, %m: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %seq = memref.dim %O, %c2 : memref<?x?x?x64xf16>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<16x64xf32, #tile.fragment>
+  tile.copy %acc to %Oh[%m, %c0] : memref<16x64xf32, #tile.fragment> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+}
+
+// -----
+
+// A view that ends before the argument does (its rows are another
+// tensor's length): TMA would write past the view's end, so the copy goes
+// out directly, bounded by the view.
+// CHECK-LABEL: tile.kernel @tma_store_short_view
+// CHECK-NOT: tile.tma_store
+// CHECK: tile.copy
+tile.kernel @tma_store_short_view(%O: memref<?x?x?x64xf16>, %Q: memref<?x?x?x64xf16>, %b: index, %h: index, %m: index) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %seq = memref.dim %Q, %c2 : memref<?x?x?x64xf16>
+  %Oh = memref.subview %O[%b, %h, 0, 0] [1, 1, %seq, 64] [1, 1, 1, 1] : memref<?x?x?x64xf16> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+  %As = tile.alloc_shared : memref<16x16xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<16x64xf32, #tile.fragment>
+  tile.gemm %As, %Bs, %acc {clear} : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x64xf16, #gpu.address_space<workgroup>>, memref<16x64xf32, #tile.fragment>
+  tile.copy %acc to %Oh[%m, %c0] : memref<16x64xf32, #tile.fragment> to memref<?x64xf16, strided<[64, 1], offset: ?>>
+}

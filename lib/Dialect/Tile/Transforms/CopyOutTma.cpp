@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
+#include "tile/Dialect/Tile/Transforms/StagedBuffers.h"
 
 #include "tile/Dialect/Tile/IR/Limits.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
@@ -76,14 +77,22 @@ tile::whyNotCopyOutThroughTma(CopyOp copy, const FragmentRegisters &fragment,
     return std::string("the fragment's elements are not f32");
   if (!fragment.slots.slotOf.empty())
     return std::string("the fragment is replicated");
-  auto argument = dyn_cast<BlockArgument>(memory);
-  if (!argument || !isa<KernelOp>(argument.getOwner()->getParentOp()) ||
-      type.getRank() != 2)
-    return std::string("the target is not a 2-D memref argument of the "
-                       "kernel");
-  int64_t inner = type.getShape().back();
+  if (type.getRank() != 2)
+    return std::string("the target is not 2-D");
+  // A memref argument of the kernel or a subview of one that keeps the
+  // tile's two dimensions whole (TMA clips the box at the argument's
+  // edges, which must then be the view's).
+  std::string why;
+  FailureOr<TmaSource> target = getTmaSource(memory, why);
+  if (failed(target))
+    return "the target is not a memref argument of the kernel or a subview "
+           "of one that TMA can address (" +
+           why + ")";
+  BlockArgument argument = target->argument;
+  auto argumentType = cast<MemRefType>(argument.getType());
+  int64_t inner = argumentType.getShape().back();
   int64_t multiple = ShapedType::isDynamic(inner)
-                         ? getDeclaredMultiple(memory).value_or(1)
+                         ? getDeclaredMultiple(argument).value_or(1)
                          : inner;
   if (multiple * 2 % 16 != 0)
     return std::string("the target's rows are not known to be multiples of "
@@ -116,7 +125,7 @@ tile::whyNotCopyOutThroughTma(CopyOp copy, const FragmentRegisters &fragment,
     return std::string("the shared tiles it needs do not fit beside the "
                        "kernel's");
   if (std::optional<std::string> error =
-          getTmaTileError(type, staging, kSwizzleBytes))
+          getTmaTileError(argumentType, staging, kSwizzleBytes))
     return error;
   return std::nullopt;
 }
@@ -128,6 +137,10 @@ void tile::copyOutThroughTma(OpBuilder &builder, CopyOp copy,
   Location loc = copy.getLoc();
   Value memory = copy.getTarget();
   Type element = cast<MemRefType>(memory.getType()).getElementType();
+  std::string why;
+  FailureOr<TmaSource> tmaTarget = getTmaSource(memory, why);
+  assert(succeeded(tmaTarget) && "a copy whyNotCopyOutThroughTma rejects");
+  const TmaSource &target = *tmaTarget;
   auto fragmentType = cast<MemRefType>(copy.getSource().getType());
   int64_t rows = fragmentType.getShape()[0];
   int64_t chunks = fragmentType.getShape()[1] / kChunkColumns;
@@ -272,7 +285,8 @@ void tile::copyOutThroughTma(OpBuilder &builder, CopyOp copy,
       SmallVector<Value> indices(offsets);
       indices[1] = arith::AddIOp::create(builder, loc, indices[1],
                                          constant(chunk * kChunkColumns));
-      TmaStoreOp::create(builder, loc, tiles[slot], memory, indices,
+      TmaStoreOp::create(builder, loc, tiles[slot], target.argument,
+                         target.buildIndices(builder, loc, indices),
                          builder.getI64IntegerAttr(kSwizzleBytes));
     });
   }
