@@ -54,6 +54,11 @@ bool tile::isThreadGroupScope(Operation *op) {
           op->hasAttr(kRoleThreadsAttr));
 }
 
+bool tile::holdsGemm(Operation *op) {
+  return op->walk([](GemmOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 std::string tile::detail::formatExtents(ArrayRef<int64_t> extents) {
   std::string text;
   llvm::raw_string_ostream os(text);

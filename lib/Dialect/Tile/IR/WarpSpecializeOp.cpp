@@ -31,7 +31,7 @@ bool tile::isFragmentThreadCount(KernelOp kernel, int64_t threads) {
   bool found = false;
   kernel.getBody().walk([&](Operation *op) {
     if (auto pipeline = dyn_cast<WarpSpecializeOp>(op)) {
-      found |= pipeline.getConsumerThreads() == threads;
+      found |= static_cast<int64_t>(pipeline.getConsumerThreads()) == threads;
       return;
     }
     auto first = op->getAttrOfType<IntegerAttr>(kRoleFirstAttr);
@@ -228,9 +228,8 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError("pingpong needs a consumer of at least two warp "
                          "groups (256 threads) to take turns, got ")
              << getConsumerThreads() << " threads";
-    if (!getConsumer()
-             .walk([](GemmOp) { return WalkResult::interrupt(); })
-             .wasInterrupted())
+    if (llvm::none_of(getConsumer().getOps(),
+                      [](Operation &op) { return holdsGemm(&op); }))
       return emitOpError("pingpong: the consumer region has no 'tile.gemm' "
                          "(the turns bracket its gemms)");
   }

@@ -206,12 +206,6 @@ static void buildTurnBarrier(OpBuilder &builder, Location loc, Value id,
   barrier->setAttr(kPingpongTurnAttr, builder.getUnitAttr());
 }
 
-/// Whether `op` is or holds a gemm.
-static bool holdsGemm(Operation *op) {
-  return op->walk([](GemmOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
 /// A gemm on wgmma of f32 tiles (tf32), whose descriptor operands are
 /// rounded to tf32 in place before the MMAs read them.
 static bool isTF32Wgmma(GemmOp gemm) {

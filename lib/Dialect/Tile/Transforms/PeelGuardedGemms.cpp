@@ -53,13 +53,6 @@ using namespace mlir::tile;
 
 using Bounds = ValueBoundsConstraintSet;
 
-/// Whether `op` holds a gemm in its regions.
-static bool holdsGemm(Operation *op) {
-  return op
-      ->walk([](GemmOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
 /// The `scf.if` ops at the top level of `block` that guard a gemm.
 static SmallVector<scf::IfOp> getGemmGuards(Block &block) {
   SmallVector<scf::IfOp> guards;

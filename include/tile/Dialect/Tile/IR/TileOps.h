@@ -51,6 +51,9 @@ bool isThreadGroupScope(Operation *op);
 /// or the `scf.if` of a lowered role).
 std::pair<int64_t, int64_t> getRoleThreads(Operation *op);
 
+/// Whether `op` is or holds (in its regions) a `tile.gemm`.
+bool holdsGemm(Operation *op);
+
 /// Whether a fragment layout of `kernel` may spread over `threads`: the
 /// block's, or those of a pipeline's consumer role (the block's first).
 bool isFragmentThreadCount(KernelOp kernel, int64_t threads);
