@@ -219,3 +219,63 @@ tile.kernel @in_flight() grid [1] threads [128] {
     }
   }
 }
+
+// -----
+
+// A guard inside a guard: where the outer one is decided and its branch
+// inlined, the inner one, now at the top level, is decided too. The first
+// iteration (j = 0) has neither; the loop between (1 <= j < 3) and the last
+// (j = 3, past %c3) are decided as well: one gemm left, in the loop, with
+// no condition around it.
+// CHECK-LABEL: tile.kernel @nested
+// CHECK-NOT: scf.if
+// CHECK-NOT: tile.gemm %
+// CHECK: scf.for
+// CHECK-NOT: scf.if
+// CHECK: tile.gemm
+// CHECK-NOT: scf.if
+// CHECK: }
+// CHECK-NOT: tile.gemm %
+tile.kernel @nested() grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %C = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  scf.for %j = %c0 to %c4 step %c1 {
+    %later = arith.cmpi ugt, %j, %c0 : index
+    scf.if %later {
+      %early = arith.cmpi ult, %j, %c3 : index
+      scf.if %early {
+        tile.gemm %As, %Bs, %C {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+      }
+    }
+  }
+}
+
+// -----
+
+// The inner guard compares with a value the bounds do not relate to the
+// iteration: once the outer guard is decided, the inner one is reported
+// (it was hidden inside the outer branch before).
+// CHECK-LABEL: tile.kernel @nested_undecided
+tile.kernel @nested_undecided(%m: index) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %As = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %C = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  scf.for %j = %c0 to %c4 step %c1 {
+    %later = arith.cmpi ugt, %j, %c0 : index
+    scf.if %later {
+      %before = arith.cmpi ult, %j, %m : index
+      // expected-remark @+1 {{this gemm stays under a condition that the peeled loop's bounds do not decide (in 2 of the 3 parts)}}
+      scf.if %before {
+        tile.gemm %As, %Bs, %C {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+      }
+    }
+  }
+}

@@ -73,7 +73,7 @@ static std::optional<bool> decide(arith::CmpIOp cmp) {
   auto nonNegative = [&](Value value) {
     return Bounds::compare(Bounds::Variable(value), Bounds::GE, zero);
   };
-  Bounds::ComparisonOperator comparison;
+  Bounds::ComparisonOperator comparison = Bounds::EQ;
   bool negate = false, isUnsigned = false;
   switch (cmp.getPredicate()) {
   case arith::CmpIPredicate::eq:
@@ -119,11 +119,15 @@ static std::optional<bool> decide(arith::CmpIOp cmp) {
 }
 
 /// Replaces each `scf.if` at the top level of `ops` whose condition is
-/// decided by the branch it takes; the gemm guards left undecided.
+/// decided by the branch it takes, and so on for the `scf.if` ops that the
+/// branch brings to the top level; the gemm guards left undecided.
 static SmallVector<scf::IfOp> foldDecidedIfs(ArrayRef<Operation *> ops,
                                              RewriterBase &rewriter) {
   SmallVector<scf::IfOp> undecided;
-  for (Operation *op : ops) {
+  // In order: a branch's ops are examined right after its `scf.if`.
+  SmallVector<Operation *> worklist(llvm::reverse(ops));
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
     auto guard = dyn_cast<scf::IfOp>(op);
     if (!guard)
       continue;
@@ -144,6 +148,8 @@ static SmallVector<scf::IfOp> foldDecidedIfs(ArrayRef<Operation *> ops,
     auto yield = cast<scf::YieldOp>(block->getTerminator());
     SmallVector<Value> results(yield.getOperands());
     rewriter.eraseOp(yield);
+    for (Operation &inlined : llvm::reverse(*block))
+      worklist.push_back(&inlined);
     rewriter.inlineBlockBefore(block, guard);
     rewriter.replaceOp(guard, results);
   }
