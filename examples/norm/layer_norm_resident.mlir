@@ -2,6 +2,7 @@
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.layer_norm_resident.ptx
 // RUN: FileCheck %s --check-prefix=PTX-8K < %t.layer_norm_resident_8k.ptx
+// RUN: FileCheck %s --check-prefix=PTX-16K < %t.layer_norm_resident_16k.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --kernel layer_norm_resident --shape X=1000x3000 --shape W=3000 --shape B=3000 --shape Y=1000x3000 --check
 // GPU-SUITE: --kernel layer_norm_resident --shape X=300x9000 --shape W=9000 --shape B=9000 --shape Y=300x9000 --check
@@ -11,6 +12,9 @@
 // GPU-SUITE: --kernel layer_norm_resident_8k --shape X=300x20000 --shape W=20000 --shape B=20000 --shape Y=300x20000 --check
 // GPU-SUITE: --kernel layer_norm_resident_8k --shape X=4096x8192 --shape W=8192 --shape B=8192 --shape Y=4096x8192 --check --bench
 // CPU-SUITE: --kernel layer_norm_resident_8k --shape X=3x8000 --shape W=8000 --shape B=8000 --shape Y=3x8000 --check --race-check
+// GPU-SUITE: --kernel layer_norm_resident_16k --shape X=300x40000 --shape W=40000 --shape B=40000 --shape Y=300x40000 --check
+// GPU-SUITE: --kernel layer_norm_resident_16k --shape X=2048x16384 --shape W=16384 --shape B=16384 --shape Y=2048x16384 --check --bench
+// CPU-SUITE: --kernel layer_norm_resident_16k --shape X=2x20000 --shape W=20000 --shape B=20000 --shape Y=2x20000 --check --race-check
 
 // Layer norm with rows kept in registers (layer_norm.mlir's computation):
 // one row per block of 256 threads, streamed in chunks of 4096 columns (16
@@ -196,6 +200,176 @@ tile.kernel @layer_norm_resident_8k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 // PTX-8K-DAG: ld.global.v4.b32
 // PTX-8K-DAG: bar.sync
 // PTX-8K-DAG: st.global.v4.b32
+
+// And rows of up to 16384 columns read once over 512 threads, in four
+// fragments of 4096 columns: the row's 32 registers, a part's weight and
+// bias (8 each) and the rest fit in 64, two blocks on an SM.
+// CHECK-LABEL: tile.kernel @layer_norm_resident_16k
+tile.kernel @layer_norm_resident_16k(%X: memref<?x?xf32> {tile.multiple_of = 4},
+    %W: memref<?xf32> {tile.multiple_of = 4},
+    %B: memref<?xf32> {tile.multiple_of = 4},
+    %Y: memref<?x?xf32> {tile.multiple_of = 4})
+    grid [?] threads [512] attributes {reference = @layer_norm_reference, min_blocks_per_sm = 2} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16384 = arith.constant 16384 : index
+  %eps = arith.constant 1.0e-5 : f32
+  %r0 = tile.block_id x
+  %n = memref.dim %X, %c1 : memref<?x?xf32>
+  %n_i64 = arith.index_cast %n : index to i64
+  %nf = arith.uitofp %n_i64 : i64 to f32
+  %chunks = arith.ceildivui %n, %c16384 : index
+  // The row as 4 fragments of 4096 columns (8 registers each;
+  // in part p, thread t holds columns 4096 p + 2048 q + 4 t .. + 3),
+  // so that a part's weight and bias fit beside the row: 64
+  // registers a thread, two blocks on an SM.
+  %x0 = tile.alloc_fragment {layout = #tile.layout<shape = [1, 4096], threads = 512, registers = 8, map = (d0, d1) -> (0, (d1 floordiv 4) * 2048 + d0 * 4 + d1 mod 4)>} : memref<1x4096xf32, #tile.fragment>
+  %x1 = tile.alloc_fragment {layout = #tile.layout<shape = [1, 4096], threads = 512, registers = 8, map = (d0, d1) -> (0, (d1 floordiv 4) * 2048 + d0 * 4 + d1 mod 4)>} : memref<1x4096xf32, #tile.fragment>
+  %x2 = tile.alloc_fragment {layout = #tile.layout<shape = [1, 4096], threads = 512, registers = 8, map = (d0, d1) -> (0, (d1 floordiv 4) * 2048 + d0 * 4 + d1 mod 4)>} : memref<1x4096xf32, #tile.fragment>
+  %x3 = tile.alloc_fragment {layout = #tile.layout<shape = [1, 4096], threads = 512, registers = 8, map = (d0, d1) -> (0, (d1 floordiv 4) * 2048 + d0 * 4 + d1 mod 4)>} : memref<1x4096xf32, #tile.fragment>
+  %sq = tile.alloc_fragment : memref<1x4096xf32, #tile.fragment>
+  %sm = tile.alloc_fragment : memref<1x4096xf32, #tile.fragment>
+  %w = tile.alloc_fragment : memref<4096xf32, #tile.fragment>
+  %b = tile.alloc_fragment : memref<4096xf32, #tile.fragment>
+  %mean = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %rstd = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  tile.clear %mean : memref<1xf32, #tile.fragment>
+  tile.clear %rstd : memref<1xf32, #tile.fragment>
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c16384 : index
+    tile.copy %X[%r0, %c0k] to %x0 : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    %c1k = affine.apply affine_map<(c) -> (c + 4096)>(%c0k)
+    tile.copy %X[%r0, %c1k] to %x1 : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    %c2k = affine.apply affine_map<(c) -> (c + 8192)>(%c0k)
+    tile.copy %X[%r0, %c2k] to %x2 : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    %c3k = affine.apply affine_map<(c) -> (c + 12288)>(%c0k)
+    tile.copy %X[%r0, %c3k] to %x3 : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    // The parts summed elementwise first: one reduction per statistic.
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v0 = memref.load %x0[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %q0 = arith.mulf %v0, %v0 : f32
+      %v1 = memref.load %x1[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %q1 = arith.mulf %v1, %v1 : f32
+      %v2 = memref.load %x2[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %q2 = arith.mulf %v2, %v2 : f32
+      %v3 = memref.load %x3[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %q3 = arith.mulf %v3, %v3 : f32
+      %s1 = arith.addf %v0, %v1 : f32
+      %t1 = arith.addf %q0, %q1 : f32
+      %s2 = arith.addf %s1, %v2 : f32
+      %t2 = arith.addf %t1, %q2 : f32
+      %s3 = arith.addf %s2, %v3 : f32
+      %t3 = arith.addf %t2, %q3 : f32
+      memref.store %s3, %sm[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      memref.store %t3, %sq[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.reduce add %sm into %mean dim 1 : memref<1x4096xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+    tile.reduce add %sq into %rstd dim 1 : memref<1x4096xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  }
+  tile.parallel (%i) in [1] {
+    %s2 = memref.load %rstd[%i] : memref<1xf32, #tile.fragment>
+    %ex2 = arith.divf %s2, %nf : f32
+    %s = memref.load %mean[%i] : memref<1xf32, #tile.fragment>
+    %mu = arith.divf %s, %nf : f32
+    %mu2 = arith.mulf %mu, %mu : f32
+    %var = arith.subf %ex2, %mu2 : f32
+    %ve = arith.addf %var, %eps : f32
+    memref.store %mu, %mean[%i] : memref<1xf32, #tile.fragment>
+    %r = math.rsqrt %ve : f32
+    memref.store %r, %rstd[%i] : memref<1xf32, #tile.fragment>
+  }
+  %resident = arith.cmpi eq, %chunks, %c1 : index
+  // One chunk: the parts still hold the row. Each part is normalized
+  // with its piece of the weight and bias and written out.
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c16384 : index
+    scf.if %resident {
+    } else {
+      tile.copy %X[%r0, %c0k] to %x0 : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %W[%c0k] to %w : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.copy %B[%c0k] to %b : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v = memref.load %x0[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %r = memref.load %rstd[%i] : memref<1xf32, #tile.fragment>
+      %wj = memref.load %w[%j] : memref<4096xf32, #tile.fragment>
+      %mu = memref.load %mean[%i] : memref<1xf32, #tile.fragment>
+      %bj = memref.load %b[%j] : memref<4096xf32, #tile.fragment>
+      %d = arith.subf %v, %mu : f32
+      %nrm = arith.mulf %d, %r : f32
+      %y = math.fma %nrm, %wj, %bj : f32
+      memref.store %y, %x0[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %x0 to %Y[%r0, %c0k] : memref<1x4096xf32, #tile.fragment> to memref<?x?xf32>
+    %c1k = affine.apply affine_map<(c) -> (c + 4096)>(%c0k)
+    scf.if %resident {
+    } else {
+      tile.copy %X[%r0, %c1k] to %x1 : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %W[%c1k] to %w : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.copy %B[%c1k] to %b : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v = memref.load %x1[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %r = memref.load %rstd[%i] : memref<1xf32, #tile.fragment>
+      %wj = memref.load %w[%j] : memref<4096xf32, #tile.fragment>
+      %mu = memref.load %mean[%i] : memref<1xf32, #tile.fragment>
+      %bj = memref.load %b[%j] : memref<4096xf32, #tile.fragment>
+      %d = arith.subf %v, %mu : f32
+      %nrm = arith.mulf %d, %r : f32
+      %y = math.fma %nrm, %wj, %bj : f32
+      memref.store %y, %x1[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %x1 to %Y[%r0, %c1k] : memref<1x4096xf32, #tile.fragment> to memref<?x?xf32>
+    %c2k = affine.apply affine_map<(c) -> (c + 8192)>(%c0k)
+    scf.if %resident {
+    } else {
+      tile.copy %X[%r0, %c2k] to %x2 : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %W[%c2k] to %w : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.copy %B[%c2k] to %b : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v = memref.load %x2[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %r = memref.load %rstd[%i] : memref<1xf32, #tile.fragment>
+      %wj = memref.load %w[%j] : memref<4096xf32, #tile.fragment>
+      %mu = memref.load %mean[%i] : memref<1xf32, #tile.fragment>
+      %bj = memref.load %b[%j] : memref<4096xf32, #tile.fragment>
+      %d = arith.subf %v, %mu : f32
+      %nrm = arith.mulf %d, %r : f32
+      %y = math.fma %nrm, %wj, %bj : f32
+      memref.store %y, %x2[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %x2 to %Y[%r0, %c2k] : memref<1x4096xf32, #tile.fragment> to memref<?x?xf32>
+    %c3k = affine.apply affine_map<(c) -> (c + 12288)>(%c0k)
+    scf.if %resident {
+    } else {
+      tile.copy %X[%r0, %c3k] to %x3 : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %W[%c3k] to %w : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.copy %B[%c3k] to %b : memref<?xf32> to memref<4096xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 4096] {
+      %v = memref.load %x3[%i, %j] : memref<1x4096xf32, #tile.fragment>
+      %r = memref.load %rstd[%i] : memref<1xf32, #tile.fragment>
+      %wj = memref.load %w[%j] : memref<4096xf32, #tile.fragment>
+      %mu = memref.load %mean[%i] : memref<1xf32, #tile.fragment>
+      %bj = memref.load %b[%j] : memref<4096xf32, #tile.fragment>
+      %d = arith.subf %v, %mu : f32
+      %nrm = arith.mulf %d, %r : f32
+      %y = math.fma %nrm, %wj, %bj : f32
+      memref.store %y, %x3[%i, %j] : memref<1x4096xf32, #tile.fragment>
+    }
+    tile.copy %x3 to %Y[%r0, %c3k] : memref<1x4096xf32, #tile.fragment> to memref<?x?xf32>
+  }
+} grid_size {
+^bb0(%X: memref<?x?xf32>, %W: memref<?xf32>, %B: memref<?xf32>, %Y: memref<?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %X, %c0 : memref<?x?xf32>
+  tile.yield %rows : index
+}
+
+// PTX-16K-LABEL: .entry layer_norm_resident_16k(
+// PTX-16K-DAG: ld.global.v4.b32
+// PTX-16K-DAG: bar.sync
+// PTX-16K-DAG: st.global.v4.b32
 
 // The reference is layer_norm.mlir's.
 func.func private @layer_norm_reference(memref<?x?xf32>, memref<?xf32>, memref<?xf32>, memref<?x?xf32>)

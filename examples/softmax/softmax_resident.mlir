@@ -2,6 +2,7 @@
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX-RESIDENT < %t.softmax_resident.ptx
 // RUN: FileCheck %s --check-prefix=PTX-8K < %t.softmax_resident_8k.ptx
+// RUN: FileCheck %s --check-prefix=PTX-16K < %t.softmax_resident_16k.ptx
 // RUN: FileCheck %s --check-prefix=PTX-32K < %t.softmax_resident_32k.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}
 // GPU-SUITE: --kernel softmax_resident --shape X=1000x3000 --shape Y=1000x3000 --check
@@ -11,9 +12,12 @@
 // CPU-SUITE: --kernel softmax_resident --shape X=3x9000 --shape Y=3x9000 --check --race-check
 // GPU-SUITE: --kernel softmax_resident_8k --shape X=300x20000 --shape Y=300x20000 --check
 // GPU-SUITE: --kernel softmax_resident_8k --shape X=4096x8192 --shape Y=4096x8192 --check --bench
+// GPU-SUITE: --kernel softmax_resident_16k --shape X=300x40000 --shape Y=300x40000 --check
+// GPU-SUITE: --kernel softmax_resident_16k --shape X=2048x16384 --shape Y=2048x16384 --check --bench
 // GPU-SUITE: --kernel softmax_resident_32k --shape X=300x70000 --shape Y=300x70000 --check
 // GPU-SUITE: --kernel softmax_resident_32k --shape X=1024x32768 --shape Y=1024x32768 --check --bench
 // CPU-SUITE: --kernel softmax_resident_8k --shape X=3x8000 --shape Y=3x8000 --check --race-check
+// CPU-SUITE: --kernel softmax_resident_16k --shape X=2x20000 --shape Y=2x20000 --check --race-check
 // CPU-SUITE: --kernel softmax_resident_32k --shape X=2x40000 --shape Y=2x40000 --check --race-check
 
 // Rows kept in registers: one row per block of 256 threads, streamed in
@@ -215,6 +219,106 @@ tile.kernel @softmax_resident_8k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 // PTX-8K-DAG: ld.global.v4.b32
 // PTX-8K-DAG: bar.sync
 // PTX-8K-DAG: st.global.v4.b32
+
+// And one chunk of 16384 columns over 512 threads (32 registers each):
+// rows of up to 16384 columns read once, with two blocks on an SM (63
+// registers; the _32k kernel's one block cannot overlap a row's reductions
+// and stores with another row's loads).
+// CHECK-LABEL: tile.kernel @softmax_resident_16k
+tile.kernel @softmax_resident_16k(%X: memref<?x?xf32> {tile.multiple_of = 4},
+                                  %Y: memref<?x?xf32> {tile.multiple_of = 4})
+    grid [?] threads [512] attributes {reference = @softmax_reference} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16384 = arith.constant 16384 : index
+  %one = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %r0 = tile.block_id x
+  %n = memref.dim %X, %c1 : memref<?x?xf32>
+  %chunks = arith.ceildivui %n, %c16384 : index
+  // Thread t holds columns 2048 q + 4 t .. 2048 q + 4 t + 3 in registers
+  // 4 q .. 4 q + 3.
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [1, 16384], threads = 512, registers = 32, map = (d0, d1) -> (0, (d1 floordiv 4) * 2048 + d0 * 4 + d1 mod 4)>} : memref<1x16384xf32, #tile.fragment>
+  %cmax = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %m = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %l = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  tile.fill %m, %ninf : memref<1xf32, #tile.fragment>
+  tile.clear %l : memref<1xf32, #tile.fragment>
+
+  tile.serial %k = %c0 to %chunks step %c1 {
+    %c0k = arith.muli %k, %c16384 : index
+    tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x16384xf32, #tile.fragment>
+    tile.parallel (%i, %j) in [1, 16384] {
+      %v = memref.load %x[%i, %j] : memref<1x16384xf32, #tile.fragment>
+      %col = arith.addi %c0k, %j : index
+      %inside = arith.cmpi ult, %col, %n : index
+      %masked = arith.select %inside, %v, %ninf : f32
+      memref.store %masked, %x[%i, %j] : memref<1x16384xf32, #tile.fragment>
+    }
+    tile.reduce max %x into %cmax dim 1 clear : memref<1x16384xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+    tile.parallel (%i) in [1] {
+      %mi = memref.load %m[%i] : memref<1xf32, #tile.fragment>
+      %ci = memref.load %cmax[%i] : memref<1xf32, #tile.fragment>
+      %li = memref.load %l[%i] : memref<1xf32, #tile.fragment>
+      %mnew = arith.maximumf %mi, %ci : f32
+      %delta = arith.subf %mi, %mnew : f32
+      %alpha = math.exp %delta : f32
+      %lscaled = arith.mulf %li, %alpha : f32
+      memref.store %lscaled, %l[%i] : memref<1xf32, #tile.fragment>
+      memref.store %mnew, %m[%i] : memref<1xf32, #tile.fragment>
+    }
+    tile.parallel (%i, %j) in [1, 16384] {
+      %v = memref.load %x[%i, %j] : memref<1x16384xf32, #tile.fragment>
+      %mi = memref.load %m[%i] : memref<1xf32, #tile.fragment>
+      %d = arith.subf %v, %mi : f32
+      %e = math.exp %d : f32
+      memref.store %e, %x[%i, %j] : memref<1x16384xf32, #tile.fragment>
+    }
+    tile.reduce add %x into %l dim 1 : memref<1x16384xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  }
+
+  tile.parallel (%i) in [1] {
+    %li = memref.load %l[%i] : memref<1xf32, #tile.fragment>
+    %r = arith.divf %one, %li : f32
+    memref.store %r, %l[%i] : memref<1xf32, #tile.fragment>
+  }
+  %resident = arith.cmpi eq, %chunks, %c1 : index
+  scf.if %resident {
+    // One chunk: %x holds exp(x - m) with the row's final maximum.
+    tile.parallel (%i, %j) in [1, 16384] {
+      %e = memref.load %x[%i, %j] : memref<1x16384xf32, #tile.fragment>
+      %ri = memref.load %l[%i] : memref<1xf32, #tile.fragment>
+      %y = arith.mulf %e, %ri : f32
+      memref.store %y, %x[%i, %j] : memref<1x16384xf32, #tile.fragment>
+    }
+    tile.copy %x to %Y[%r0, %c0] : memref<1x16384xf32, #tile.fragment> to memref<?x?xf32>
+  } else {
+    tile.serial %k = %c0 to %chunks step %c1 {
+      %c0k = arith.muli %k, %c16384 : index
+      tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x16384xf32, #tile.fragment>
+      tile.parallel (%i, %j) in [1, 16384] {
+        %v = memref.load %x[%i, %j] : memref<1x16384xf32, #tile.fragment>
+        %mi = memref.load %m[%i] : memref<1xf32, #tile.fragment>
+        %ri = memref.load %l[%i] : memref<1xf32, #tile.fragment>
+        %d = arith.subf %v, %mi : f32
+        %e = math.exp %d : f32
+        %y = arith.mulf %e, %ri : f32
+        memref.store %y, %x[%i, %j] : memref<1x16384xf32, #tile.fragment>
+      }
+      tile.copy %x to %Y[%r0, %c0k] : memref<1x16384xf32, #tile.fragment> to memref<?x?xf32>
+    }
+  }
+} grid_size {
+^bb0(%X: memref<?x?xf32>, %Y: memref<?x?xf32>):
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %X, %c0 : memref<?x?xf32>
+  tile.yield %rows : index
+}
+
+// PTX-16K-LABEL: .entry softmax_resident_16k(
+// PTX-16K-DAG: ld.global.v4.b32
+// PTX-16K-DAG: bar.sync
+// PTX-16K-DAG: st.global.v4.b32
 
 // And one chunk of 32768 columns over 1024 threads (32 registers each):
 // rows of up to 32768 columns read once, one block on an SM.
