@@ -317,8 +317,42 @@ tile.kernel @wgmma_view_operand() grid [1] threads [128] {
   %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
   %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
   %a = memref.subview %As[0, 0] [64, 64] [1, 1] : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads operand A through a shared-memory descriptor: it must be a whole 'tile.alloc_shared' buffer, not a view}}
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads operand A through a shared-memory descriptor: it must be a whole 'tile.alloc_shared' buffer (or an 'arith.select' of such buffers), not a view}}
   tile.gemm %a, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+// A descriptor operand chosen at run time: an arith.select of whole tiles.
+// Both tiles it chooses among are swizzled and aligned alike.
+// CHECK-LABEL: tile.kernel @wgmma_selected_operand
+// CHECK: tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
+// CHECK: tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
+// CHECK: tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
+tile.kernel @wgmma_selected_operand() grid [2] threads [128] {
+  %c0 = arith.constant 0 : index
+  %A0 = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %A1 = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %x = tile.block_id x
+  %second = arith.cmpi ne, %x, %c0 : index
+  %As = arith.select %second, %A1, %A0 : memref<64x64xf16, #gpu.address_space<workgroup>>
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}
+
+// -----
+
+tile.kernel @wgmma_selected_view(%second: i1) grid [1] threads [128] {
+  %A0 = tile.alloc_shared : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %A1 = tile.alloc_shared : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %a1 = memref.subview %A1[0, 0] [64, 64] [1, 1] : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>
+  %a0 = memref.subview %A0[0, 0] [64, 64] [1, 1] : memref<64x128xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>
+  %As = arith.select %second, %a1, %a0 : memref<64x64xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.gemm' op wgmma lowering reads operand A through a shared-memory descriptor: it must be a whole 'tile.alloc_shared' buffer (or an 'arith.select' of such buffers), not a view}}
+  tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
 }
 
 // -----

@@ -753,3 +753,21 @@ tile.kernel @fragment_parallel_then_parallel(%C: memref<16x8xf32>) grid [1] thre
     memref.store %v, %C[%i, %j] : memref<16x8xf32>
   }
 }
+
+// -----
+
+// A tile chosen at run time is read as either tile: the copy into one and
+// the gemm that reads the choice are ordered by a barrier.
+// CHECK-LABEL: tile.kernel @selected_tile_gemm
+// CHECK: tile.copy %{{.+}} to %[[A1:[^ ]+]]
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.gemm
+tile.kernel @selected_tile_gemm(%A: memref<64x64xf16>, %flag: i1) grid [1] threads [128] {
+  %A0 = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %A1 = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %As = arith.select %flag, %A1, %A0 : memref<64x64xf16, #gpu.address_space<workgroup>>
+  tile.copy %A to %A1 : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  tile.gemm %As, %Bs, %acc {clear} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+}

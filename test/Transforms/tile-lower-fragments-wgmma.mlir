@@ -57,6 +57,32 @@ tile.kernel @wgmma_64x64(%C: memref<64x64xf16>) grid [1] threads [128] {
 
 // -----
 
+// A tile chosen at run time as A (an arith.select of two whole tiles): the
+// descriptor starts at the chosen tile; the CPU target reads it with loads.
+// CHECK-LABEL: tile.kernel @wgmma_selected_a
+// CHECK: %[[A0:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
+// CHECK: %[[A1:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
+// CHECK: %[[SEL:.+]] = arith.select %{{.+}}, %[[A1]], %[[A0]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[SEL]]
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CPU-LABEL: tile.kernel @wgmma_selected_a
+// CPU: %[[SEL:.+]] = arith.select
+// CPU: memref.load %[[SEL]]
+tile.kernel @wgmma_selected_a(%C: memref<64x64xf16>) grid [2] threads [128] {
+  %c0 = arith.constant 0 : index
+  %A0 = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %A1 = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  %x = tile.block_id x
+  %second = arith.cmpi ne, %x, %c0 : index
+  %As = arith.select %second, %A1, %A0 : memref<64x64xf16, #gpu.address_space<workgroup>>
+  tile.gemm %As, %Bs, %acc {clear, lowering = #tile.gemm_lowering<wgmma>} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  tile.copy %acc to %C : memref<64x64xf32, #tile.fragment> to memref<64x64xf16>
+}
+
+// -----
+
 // Two warp groups (M = 128), B stored N x K (`transpose_b`: K-major) and
 // N = 512: two m64n256k16 instructions per K step (8 for K = 64), the
 // second starting 256 rows of B (32768 B) in, issued K step by K step (A's

@@ -12,6 +12,7 @@
 
 #include "tile/Dialect/Tile/Analysis/LayoutInference.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -36,12 +37,18 @@ static std::string formatPair(int64_t a, int64_t b) {
 /// rewrites (or a tile op lowered into such accesses): only then is
 /// swizzling it without being asked safe. A pipeline that stages the tile
 /// makes its stages swizzled views.
-static bool canSwizzleUses(AllocSharedOp alloc) {
-  return llvm::all_of(alloc.getResult().getUsers(), [](Operation *user) {
+static bool canSwizzleUses(Value buffer) {
+  return llvm::all_of(buffer.getUsers(), [](Operation *user) {
+    // A tile chosen at run time is used as the tiles it chooses among.
+    if (auto select = dyn_cast<arith::SelectOp>(user))
+      return canSwizzleUses(select.getResult());
     return isa<memref::LoadOp, memref::StoreOp, vector::LoadOp,
                vector::StoreOp, CopyOp, FillOp, ClearOp, GemmOp>(user) ||
            isa<WarpSpecializeOp>(user);
   });
+}
+static bool canSwizzleUses(AllocSharedOp alloc) {
+  return canSwizzleUses(alloc.getResult());
 }
 
 namespace {
@@ -109,11 +116,19 @@ public:
         result.swizzled.push_back(alloc);
     kernel.getBody().walk([&](GemmOp gemm) {
       for (Value operand : {gemm.getA(), gemm.getB()}) {
-        auto alloc = operand.getDefiningOp<AllocSharedOp>();
-        if (alloc && !alloc.getSwizzle() &&
-            !whyNotSwizzlable(alloc.getType()) && canSwizzleUses(alloc) &&
-            !llvm::is_contained(result.swizzled, alloc))
-          result.swizzled.push_back(alloc);
+        // The tiles a select chooses among are swizzled together or not
+        // at all: the gemm addresses them alike.
+        SmallVector<AllocSharedOp> allocs = getSelectedSharedTiles(operand);
+        bool swizzlable = !allocs.empty();
+        for (AllocSharedOp alloc : allocs)
+          swizzlable &= !alloc.getSwizzle() &&
+                        !whyNotSwizzlable(alloc.getType()) &&
+                        canSwizzleUses(alloc);
+        if (!swizzlable)
+          continue;
+        for (AllocSharedOp alloc : allocs)
+          if (!llvm::is_contained(result.swizzled, alloc))
+            result.swizzled.push_back(alloc);
       }
     });
     return result;
@@ -317,26 +332,30 @@ private:
       // A fragment A operand is read from registers.
       if (isFragment(operand))
         continue;
-      auto alloc = operand.getDefiningOp<AllocSharedOp>();
-      if (!alloc)
+      SmallVector<AllocSharedOp> allocs = getSelectedSharedTiles(operand);
+      if (allocs.empty())
         return gemm.emitOpError("wgmma lowering reads operand ")
                << name
                << " through a shared-memory descriptor: it must be a whole "
-                  "'tile.alloc_shared' buffer, not a view";
-      if (alloc.getSwizzle() && !alloc.isSwizzled())
-        return gemm.emitOpError("wgmma lowering reads operand ")
-               << name
-               << " as a 128-byte swizzled tile, but its allocation asks "
-                  "for swizzle = 0";
-      if (std::optional<std::string> why = whyNotSwizzlable(alloc.getType()))
-        return gemm.emitOpError("wgmma lowering reads operand ")
-               << name << " as a 128-byte swizzled tile, but " << *why;
-      if (!canSwizzleUses(alloc))
-        return gemm.emitOpError("wgmma lowering reads operand ")
-               << name
-               << " as a 128-byte swizzled tile, but another use of it "
-                  "cannot address a swizzled tile";
-      descriptorOperands.insert(alloc);
+                  "'tile.alloc_shared' buffer (or an 'arith.select' of "
+                  "such buffers), not a view";
+      for (AllocSharedOp alloc : allocs) {
+        if (alloc.getSwizzle() && !alloc.isSwizzled())
+          return gemm.emitOpError("wgmma lowering reads operand ")
+                 << name
+                 << " as a 128-byte swizzled tile, but its allocation asks "
+                    "for swizzle = 0";
+        if (std::optional<std::string> why =
+                whyNotSwizzlable(alloc.getType()))
+          return gemm.emitOpError("wgmma lowering reads operand ")
+                 << name << " as a 128-byte swizzled tile, but " << *why;
+        if (!canSwizzleUses(alloc))
+          return gemm.emitOpError("wgmma lowering reads operand ")
+                 << name
+                 << " as a 128-byte swizzled tile, but another use of it "
+                    "cannot address a swizzled tile";
+        descriptorOperands.insert(alloc);
+      }
     }
     return success();
   }

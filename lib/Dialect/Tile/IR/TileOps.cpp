@@ -59,6 +59,22 @@ bool tile::holdsGemm(Operation *op) {
       .wasInterrupted();
 }
 
+SmallVector<AllocSharedOp> tile::getSelectedSharedTiles(Value value) {
+  if (auto alloc = value.getDefiningOp<AllocSharedOp>())
+    return {alloc};
+  auto select = value.getDefiningOp<arith::SelectOp>();
+  if (!select)
+    return {};
+  SmallVector<AllocSharedOp> tiles = getSelectedSharedTiles(select.getTrueValue());
+  SmallVector<AllocSharedOp> other = getSelectedSharedTiles(select.getFalseValue());
+  if (tiles.empty() || other.empty())
+    return {};
+  for (AllocSharedOp alloc : other)
+    if (!llvm::is_contained(tiles, alloc))
+      tiles.push_back(alloc);
+  return tiles;
+}
+
 std::string tile::detail::formatExtents(ArrayRef<int64_t> extents) {
   std::string text;
   llvm::raw_string_ostream os(text);

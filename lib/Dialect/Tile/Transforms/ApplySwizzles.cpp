@@ -12,6 +12,7 @@
 
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -97,8 +98,20 @@ struct TileApplySwizzles
       if (isa<memref::ViewOp>(op) && op->hasAttr(kSwizzledViewAttr))
         buffers.push_back(op->getResult(0));
     });
+    // A select of swizzled buffers (a tile chosen at run time) is one too:
+    // its uses are rewritten as theirs.
+    for (size_t i = 0; i < buffers.size(); ++i)
+      for (Operation *user : buffers[i].getUsers())
+        if (auto select = dyn_cast<arith::SelectOp>(user);
+            select && llvm::is_contained(buffers, select.getTrueValue()) &&
+            llvm::is_contained(buffers, select.getFalseValue()) &&
+            !llvm::is_contained(buffers, select.getResult()))
+          buffers.push_back(select.getResult());
     for (Value buffer : buffers) {
       for (Operation *user : llvm::to_vector(buffer.getUsers())) {
+        if (auto select = dyn_cast<arith::SelectOp>(user);
+            select && llvm::is_contained(buffers, select.getResult()))
+          continue;
         if (succeeded(rewriteUse(user, buffer)))
           continue;
         user->emitError("'")

@@ -95,9 +95,14 @@ static std::optional<int64_t> chooseInstructionN(int64_t n, int64_t panel) {
 }
 
 /// True when `tile` is a swizzled shared tile starting on a swizzle atom:
-/// a swizzled allocation aligned to 1024 bytes, or a stage of one in a
-/// rolled pipeline (a marked view; stages start as aligned as the buffer).
+/// a swizzled allocation aligned to 1024 bytes, a stage of one in a
+/// rolled pipeline (a marked view; stages start as aligned as the buffer),
+/// or an `arith.select` of such tiles.
 static bool isDescriptorTile(Value tile) {
+  // A tile chosen at run time: the descriptor's base is the chosen one's.
+  if (auto select = tile.getDefiningOp<arith::SelectOp>())
+    return isDescriptorTile(select.getTrueValue()) &&
+           isDescriptorTile(select.getFalseValue());
   bool swizzled = false;
   if (auto view = tile.getDefiningOp<memref::ViewOp>()) {
     swizzled = view->hasAttr(kSwizzledViewAttr);

@@ -1177,11 +1177,16 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   for (CopyOp copy : plan.residentLoads)
     residentTiles.insert(copy.getTarget());
   op.getConsumer().walk([&](GemmOp gemm) {
-    for (Value operand : {gemm.getA(), gemm.getB()})
-      if (isSharedMemory(operand) &&
-          !llvm::is_contained(op.getTiles(), operand) &&
-          !residentTiles.contains(operand))
+    for (Value operand : {gemm.getA(), gemm.getB()}) {
+      if (!isSharedMemory(operand) || llvm::is_contained(op.getTiles(), operand))
+        continue;
+      // A resident tile, or a choice among resident tiles (a select).
+      SmallVector<AllocSharedOp> chosen = getSelectedSharedTiles(operand);
+      if (chosen.empty() || !llvm::all_of(chosen, [&](AllocSharedOp alloc) {
+            return residentTiles.contains(alloc.getResult());
+          }))
         plan.readsOtherShared = true;
+    }
   });
   plan.releaseEarly = releaseEarly;
   plan.skipResidentWait = skipResidentWait;

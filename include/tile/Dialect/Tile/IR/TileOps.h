@@ -54,6 +54,12 @@ std::pair<int64_t, int64_t> getRoleThreads(Operation *op);
 /// Whether `op` is or holds (in its regions) a `tile.gemm`.
 bool holdsGemm(Operation *op);
 
+/// The shared tiles `value` may be: the `tile.alloc_shared` it is, or the
+/// tiles an `arith.select` of such tiles (a tile chosen at run time, as a
+/// gemm operand) chooses among. Empty for anything else (a view, an
+/// argument).
+SmallVector<AllocSharedOp> getSelectedSharedTiles(Value value);
+
 /// Whether a fragment layout of `kernel` may spread over `threads`: the
 /// block's, or those of a pipeline's consumer role (the block's first).
 bool isFragmentThreadCount(KernelOp kernel, int64_t threads);
