@@ -207,6 +207,54 @@ tile.kernel @reads_loaded_tile(%Q: memref<128x64xf16>, %K: memref<?x?x64xf16> {t
 
 // -----
 
+// Two resident tiles and a consumer gemm reading the one chosen in each
+// iteration (an arith.select, as two query tiles of one block): both are
+// loaded by TMA ahead of the producer's loop on the resident mbarrier (32
+// KB), and the choice of TMA-written tiles needs no proxy fence either.
+// CHECK-LABEL: tile.kernel @reads_selected_loaded_tile
+// CHECK: %[[Q0:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<128x64xf16
+// CHECK: %[[Q1:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<128x64xf16
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 6>
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%c5], %c32768
+// CHECK: tile.tma_load %Q0{{.*}} to %[[Q0]], %[[BARS]][%c5]
+// CHECK: tile.tma_load %Q1{{.*}} to %[[Q1]], %[[BARS]][%c5]
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: %[[SEL:.+]] = arith.select %{{.+}}, %[[Q1]], %[[Q0]]
+// CHECK: tile.gemm %[[SEL]], {{.*}}tile.tma_operands
+// CHECK-NOT: nvvm.fence.proxy
+tile.kernel @reads_selected_loaded_tile(%Q0: memref<128x64xf16>, %Q1: memref<128x64xf16>,
+                                        %K: memref<?x64xf16> {tile.multiple_of = 8},
+                                        %S: memref<128x64xf32>)
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %seq = memref.dim %K, %c0 : memref<?x64xf16>
+  %n = arith.ceildivui %seq, %c64 : index
+  %half = arith.divui %n, %c1 : index
+  %Qs0 = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Qs1 = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x64xf32, #tile.fragment>
+  tile.copy %Q0 to %Qs0 : memref<128x64xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  tile.copy %Q1 to %Qs1 : memref<128x64xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  tile.clear %acc : memref<128x64xf32, #tile.fragment>
+  tile.barrier {tile.inserted_by = "tile-insert-barriers"}
+  tile.warp_specialize %c0 to %n step %c1 stages 2
+      tiles(%Ks : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %s) threads 128 regs 40 {
+    %n0 = arith.muli %j, %c64 : index
+    tile.copy %K[%n0, %c0] to %Ks : memref<?x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %s) threads 256 regs 232 {
+    %second = arith.cmpi uge, %j, %half : index
+    %Qs = arith.select %second, %Qs1, %Qs0 : memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.gemm %Qs, %Ks, %acc {transpose_b, lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<128x64xf32, #tile.fragment>
+  }
+  tile.copy %acc to %S : memref<128x64xf32, #tile.fragment> to memref<128x64xf32>
+}
+
+// -----
+
 // The same tile also read after the op: it stays loaded before the op (the
 // threads after it have not waited for a TMA), written through the generic
 // proxy, so one proxy fence at the start of the consumer's role.
