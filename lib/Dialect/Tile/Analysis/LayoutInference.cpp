@@ -345,8 +345,7 @@ private:
                  << name
                  << " as a 128-byte swizzled tile, but its allocation asks "
                     "for swizzle = 0";
-        if (std::optional<std::string> why =
-                whyNotSwizzlable(alloc.getType()))
+        if (std::optional<std::string> why = whyNotSwizzlable(alloc.getType()))
           return gemm.emitOpError("wgmma lowering reads operand ")
                  << name << " as a 128-byte swizzled tile, but " << *why;
         if (!canSwizzleUses(alloc))

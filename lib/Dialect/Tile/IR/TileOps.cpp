@@ -65,8 +65,10 @@ SmallVector<AllocSharedOp> tile::getSelectedSharedTiles(Value value) {
   auto select = value.getDefiningOp<arith::SelectOp>();
   if (!select)
     return {};
-  SmallVector<AllocSharedOp> tiles = getSelectedSharedTiles(select.getTrueValue());
-  SmallVector<AllocSharedOp> other = getSelectedSharedTiles(select.getFalseValue());
+  SmallVector<AllocSharedOp> tiles =
+      getSelectedSharedTiles(select.getTrueValue());
+  SmallVector<AllocSharedOp> other =
+      getSelectedSharedTiles(select.getFalseValue());
   if (tiles.empty() || other.empty())
     return {};
   for (AllocSharedOp alloc : other)

@@ -1178,7 +1178,8 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
     residentTiles.insert(copy.getTarget());
   op.getConsumer().walk([&](GemmOp gemm) {
     for (Value operand : {gemm.getA(), gemm.getB()}) {
-      if (!isSharedMemory(operand) || llvm::is_contained(op.getTiles(), operand))
+      if (!isSharedMemory(operand) ||
+          llvm::is_contained(op.getTiles(), operand))
         continue;
       // A resident tile, or a choice among resident tiles (a select).
       SmallVector<AllocSharedOp> chosen = getSelectedSharedTiles(operand);

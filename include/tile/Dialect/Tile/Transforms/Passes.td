@@ -174,11 +174,11 @@ def TilePeelGuardedGemms
     so that no gemm of the steady state sits in a branch (a wgmma whose
     registers meet others in a phi makes ptxas serialize every wgmma of the
     kernel, C7515). A guard that a decided guard's branch brings to the top
-    level is decided in turn (or reported). Only loops of step 1 (signed) whose trip count is
-    provably at least 2 are peeled; a guard of a gemm that stays undecided
-    gets a remark. Loops without a gemm guarded on the iteration, and
-    loops whose gemms a pipeline leaves in flight (`tile.wgmma_in_flight`,
-    waited for after the loop), are left alone.
+    level is decided in turn (or reported). Only loops of step 1 (signed)
+    whose trip count is provably at least 2 are peeled; a guard of a gemm
+    that stays undecided gets a remark. Loops without a gemm guarded on the
+    iteration, and loops whose gemms a pipeline leaves in flight
+    (`tile.wgmma_in_flight`, waited for after the loop), are left alone.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
