@@ -214,6 +214,40 @@ tile.kernel @parallel_scale(%A: memref<8x32xf32>, %s: f32) grid [1] threads [32]
 
 // -----
 
+// A row vector broadcast over the rows of a block (a layer norm's weight):
+// its layout, inferred from the rows', is replicated across the four warps,
+// and each thread holds its 16 columns once, in runs of 4. It keeps one
+// register per element, so it loads in 16-byte runs as the rows do (it
+// went element by element, each load under its own bounds check), and is
+// written out by the first warp only, in the same runs.
+// CHECK-LABEL: tile.kernel @broadcast_row_vector
+// CHECK: %[[W:.+]] = tile.alloc_local : memref<16xf32>
+// CHECK-COUNT-4: tile.copy %{{.+}}[%{{.+}}] to %[[W]][%{{.+}}] shape [4] : memref<512xf32> to memref<16xf32>
+// CHECK-NOT: to %[[W]]
+// CHECK: %[[BITS:.+]] = arith.andi %{{.+}}, %c96 : index
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[BITS]], %c0 : index
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-COUNT-4: tile.copy %[[W]][%{{.+}}] to %{{.+}}[%{{.+}}] shape [4] : memref<16xf32> to memref<512xf32>
+// CHECK-NEXT: }
+tile.kernel @broadcast_row_vector(%X: memref<4x512xf32>, %W: memref<512xf32>,
+                                  %Y: memref<4x512xf32>, %V: memref<512xf32>)
+    grid [1] threads [128] {
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [4, 512], threads = 128, registers = 16, map = (d0, d1) -> (d0 floordiv 32, (d1 floordiv 4) * 128 + (d0 mod 32) * 4 + d1 mod 4)>} : memref<4x512xf32, #tile.fragment>
+  %w = tile.alloc_fragment : memref<512xf32, #tile.fragment>
+  tile.copy %X to %x : memref<4x512xf32> to memref<4x512xf32, #tile.fragment>
+  tile.copy %W to %w : memref<512xf32> to memref<512xf32, #tile.fragment>
+  tile.parallel (%i, %j) in [4, 512] {
+    %v = memref.load %x[%i, %j] : memref<4x512xf32, #tile.fragment>
+    %s = memref.load %w[%j] : memref<512xf32, #tile.fragment>
+    %p = arith.mulf %v, %s : f32
+    memref.store %p, %x[%i, %j] : memref<4x512xf32, #tile.fragment>
+  }
+  tile.copy %x to %Y : memref<4x512xf32, #tile.fragment> to memref<4x512xf32>
+  tile.copy %w to %V : memref<512xf32, #tile.fragment> to memref<512xf32>
+}
+
+// -----
+
 // CHECK-LABEL: tile.kernel @fill
 // CHECK: %[[F:.+]] = tile.alloc_local : memref<2x4xf32>
 // CHECK: tile.fill %[[F]], %{{.+}} : memref<2x4xf32>

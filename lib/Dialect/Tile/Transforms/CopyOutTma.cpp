@@ -75,7 +75,8 @@ tile::whyNotCopyOutThroughTma(CopyOp copy, const FragmentRegisters &fragment,
   if (!fragmentType.getElementType().isF32() &&
       fragmentType.getElementType() != element)
     return std::string("the fragment's elements are not f32");
-  if (!fragment.slots.slotOf.empty())
+  LayoutAttr layout = fragment.layout;
+  if (layout.getThreads() * layout.getRegisters() > layout.getNumElements())
     return std::string("the fragment is replicated");
   if (type.getRank() != 2)
     return std::string("the target is not 2-D");

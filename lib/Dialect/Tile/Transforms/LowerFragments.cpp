@@ -165,8 +165,8 @@ public:
           1, kMaxVectorBytes / getBufferElementBytes(type.getElementType()));
       FragmentRegisters fragment{Value(), layout, 1, {}, &*indexConstants};
       SmallVector<int64_t> shape;
-      if (isReplicated(layout)) {
-        fragment.slots = getSlots(layout);
+      if (const RegisterSlots *slots = getSharedSlots(layout)) {
+        fragment.slots = *slots;
         shape.assign(type.getRank(), 1);
         shape.front() = fragment.slots.size();
       } else {
@@ -320,8 +320,8 @@ private:
                                     ValueRange coordinateArgs,
                                     Value registerArg) {
     FragmentRegisters shape{Value(), layout, 1, {}};
-    if (isReplicated(layout))
-      shape.slots = getSlots(layout);
+    if (const RegisterSlots *slots = getSharedSlots(layout))
+      shape.slots = *slots;
     Block &body = loop->getRegion(0).front();
     // Registers holding the same element in every thread run once (a
     // tile.for_each_owned gives each its own number: all of them).
@@ -402,6 +402,22 @@ private:
     if (inserted)
       it->second = getRegisterSlots(layout);
     return it->second;
+  }
+
+  /// The slots of `layout` when some registers of a thread hold the same
+  /// element (a row reduced from an accumulator: its copies share a slot),
+  /// else null. A layout replicated only across threads (a row vector
+  /// broadcast over the rows of a block, each thread holding its columns
+  /// once) keeps a slot per register, so that its buffer, runs and vector
+  /// copies are those of any layout: a layer norm's weight then loads in
+  /// 16-byte vectors, not element by element.
+  const RegisterSlots *getSharedSlots(LayoutAttr layout) {
+    if (!isReplicated(layout))
+      return nullptr;
+    const RegisterSlots &slots = getSlots(layout);
+    if (slots.size() == layout.getRegisters())
+      return nullptr;
+    return &slots;
   }
 
   /// mapRegisters(from, to), computed once per pair; null when there is
@@ -668,7 +684,7 @@ private:
     // writes 16 bytes (f16 4096^3 on wgmma: 211 -> 191 us on the H100, the
     // 4-byte stores took a tenth of the kernel). Into shared memory, the
     // shuffles would cost more than the stores they save.
-    if (fromFragment && fragment.slots.slotOf.empty() &&
+    if (fromFragment && !isReplicated(fragment.layout) &&
         getMemorySpace(cast<MemRefType>(memory.getType())) ==
             MemorySpace::Global) {
       int64_t bytes = getBufferElementBytes(memoryElement);

@@ -40,10 +40,11 @@ struct FragmentRegisters {
   /// Registers r..r+run-1 (r a multiple of run) hold consecutive elements
   /// along the innermost dimension.
   int64_t run = 1;
-  /// Where each register is stored. A replicated layout (a reduction's
-  /// result) has registers that hold the same element in every thread:
-  /// they share one slot, and the buffer is `[slots, 1, ..., 1]` (run 1).
-  /// Empty: each register its own.
+  /// Where each register is stored. A replicated layout whose threads hold
+  /// an element in several registers (a reduction's result) has registers
+  /// that hold the same element in every thread: they share one slot, and
+  /// the buffer is `[slots, 1, ..., 1]` (run 1). Empty: each register its
+  /// own (also for a layout replicated only across threads).
   RegisterSlots slots;
   /// Where indices() takes its constants from (null: created at the
   /// builder's insertion point).
