@@ -9,11 +9,12 @@
 // gemm stays in flight, reads operands only TMA wrote (no fence), and the
 // previous stage is released after it. Each role sets the register count
 // back to the one at entry when it ends, after its loop. The producer takes
-// its registers back only once every consumer thread has taken its own
-// (barrier 2S = 8, arrived after the consumer's setmaxnreg.inc): its idle
-// threads end at once, and their .inc could otherwise take what the
-// consumers wait for (a deadlock on the H100 when threads stayed after the
-// op). A copy out alone stays after the op.
+// its registers back only once every consumer thread has given its own
+// back (barrier 2S = 8, arrived after the consumer's closing
+// setmaxnreg.dec): its idle threads end at once, and their .inc could
+// otherwise take what the consumers wait for (a deadlock on the H100 when
+// threads stayed after the op); it sleeps in the wait rather than retrying
+// the .inc. A copy out alone stays after the op.
 // CHECK-LABEL: tile.kernel @gemm_ws
 // CHECK-SAME: tile.max_registers = 168 : i32
 // CHECK-DAG: %[[A:.+]] = tile.alloc_shared {alignment = 1024 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>
@@ -49,7 +50,6 @@
 // CHECK: %[[CONS:.+]] = arith.cmpi ult, %[[WARP]], %c8
 // CHECK: scf.if %[[CONS]] {
 // CHECK-NEXT: nvvm.setmaxregister  increase 232
-// CHECK: nvgpu.mbarrier.arrive %[[BARS]][%c8{{.*}}]
 // CHECK-NEXT: tile.clear
 // CHECK: scf.for %[[IT:.+]] = 
 // CHECK: nvgpu.mbarrier.try_wait.parity
@@ -62,6 +62,8 @@
 // CHECK: }
 // CHECK-NEXT: }
 // CHECK-NEXT: nvvm.setmaxregister  decrease 168
+// CHECK-NEXT: %[[HANDOFF:.+]] = arith.constant 8 : index
+// CHECK-NEXT: nvgpu.mbarrier.arrive %[[BARS]][%[[HANDOFF]]]
 // CHECK-NEXT: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
 // CHECK-NEXT: tile.barrier
 // CHECK-NOT: tile.clear
@@ -108,6 +110,8 @@ tile.kernel @gemm_ws(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?x
 // CHECK: arith.maximumf
 // CHECK: tile.copy %{{.*}} to %{{.*}} : memref<128x256xf16, #tile.fragment
 // CHECK-NEXT: nvvm.setmaxregister  decrease 168
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: nvgpu.mbarrier.arrive
 // CHECK-NEXT: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
 // CHECK-NEXT: tile.barrier
 // CHECK-NEXT: memref.store

@@ -33,10 +33,11 @@
 // count back to the one at entry, as the code after the op runs in both
 // roles' threads (ptxas fits it into the smaller count otherwise). The
 // producer takes its registers back only after every consumer thread has
-// taken its own (an mbarrier after the stages' ones, arrived by the
-// consumers after their setmaxnreg.inc, waited for by the producer before
-// its own): setmaxnreg.inc takes whatever the block's pool holds, and the
-// producer's idle threads reach their end at once.
+// given its own back (an mbarrier after the stages' ones, arrived by the
+// consumers after their closing setmaxnreg.dec, waited for by the producer
+// before its .inc): setmaxnreg.inc takes whatever the block's pool holds
+// and retries until it can, the producer's idle threads reach their end at
+// once, and the wait sleeps where the .inc would spin.
 //
 // `tiles` are allocated S times (StagedBuffers.h); in each iteration a tile
 // is the view of stage s. On sm_90a (`tma`), when every copy into them is a
@@ -88,8 +89,8 @@
 //
 //   consumer group g of G: [if g == G - 1: arrive turn[0]]
 //     for it < N: wait full[s]
-//       ...; sync turn[g]; first gemm ... last gemm; arrive turn[(g+1) % G]; ...
-//       arrive empty[s]
+//       ...; sync turn[g]; first gemm ... last gemm; arrive turn[(g+1) % G];
+//       ... arrive empty[s]
 //     [if g == 0: sync turn[0]]       the last group's final arrival
 //
 // so one group's MMAs run while the others work on their results. The
@@ -959,9 +960,6 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
                                    producer
                                        ? NVVM::SetMaxRegisterAction::decrease
                                        : NVVM::SetMaxRegisterAction::increase);
-    if (!producer && plan.registerHandoff)
-      nvgpu::MBarrierArriveOp::create(builder, loc, barriers,
-                                      constant(handoff));
     // Back to the count at entry when the role ends: the code after the op
     // runs in both roles' threads, and ptxas fits it into the smaller count
     // (with 40, it spilled the accumulator around the barrier after the op).
@@ -970,12 +968,23 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
           builder, loc, static_cast<uint32_t>(*entryRegs),
           producer ? NVVM::SetMaxRegisterAction::increase
                    : NVVM::SetMaxRegisterAction::decrease);
+      // The consumers hand their registers over once they have given them
+      // back (below).
+      if (!producer && plan.registerHandoff)
+        nvgpu::MBarrierArriveOp::create(builder, loc, barriers,
+                                        constant(handoff));
       // The role's code goes between.
       builder.setInsertionPoint(restore);
-      // setmaxnreg.inc takes whatever the pool holds. The producer's threads
-      // that issue nothing reach their end at once: taking their registers
-      // back then could leave the consumers' .inc short for good (the
-      // consumers wait for registers, the producer for the consumers).
+      // setmaxnreg.inc takes whatever the pool holds, and retries until it
+      // can. The producer's threads that issue nothing reach their end at
+      // once: taking their registers back then could leave the consumers'
+      // .inc short for good (the consumers wait for registers, the producer
+      // for the consumers). So the producer waits until every consumer
+      // thread has given its registers back, sleeping in the mbarrier's
+      // try_wait: its .inc then succeeds at once. (Waiting only for the
+      // consumers' .inc, as until 2026-11-29, left the producer's .inc
+      // retrying for the whole of the consumers' work: a third of the
+      // instructions an attention kernel issued.)
       if (producer && plan.registerHandoff) {
         auto wait = nvgpu::MBarrierTryWaitParityOp::create(
             builder, loc, barriers,
