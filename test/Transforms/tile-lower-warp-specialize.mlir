@@ -9,20 +9,17 @@
 // producer's after them. The consumer waits for full, the producer for
 // empty with the inverted phase; each arrives on the other's barrier;
 // setmaxnreg in each role, with the register count at entry recorded on
-// the kernel. Barrier 4 hands the registers over: the consumers arrive
-// after their closing setmaxnreg.dec, the producer waits for them before
-// its .inc (sleeping in the wait, where the .inc would retry).
+// the kernel. The kernel ends with the op: the roles keep their counts
+// (no setmaxnreg at their ends, no handoff barrier), as in CUTLASS.
 // CHECK-LABEL: tile.kernel @pipeline
 // CHECK-SAME: tile.max_registers = 168 : i32
-// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK: scf.if
 // CHECK:   nvgpu.mbarrier.init %[[BARS]][%c0{{.*}}], %c256
 // CHECK:   nvgpu.mbarrier.init %[[BARS]][%c2{{.*}}], %c256
-// CHECK:   nvgpu.mbarrier.init %[[BARS]][%c4{{.*}}], %c256
 // CHECK: tile.barrier
 // The roles compare a warp index made warp-uniform by a shuffle. The
-// producer's code comes first; each role ends by restoring the register
-// count at entry.
+// producer's code comes first.
 // CHECK: %[[P8:.+]] = arith.constant 8 : index
 // CHECK: arith.cmpi uge, %{{.*}}, %[[P8]]
 // CHECK: scf.if
@@ -38,14 +35,11 @@
 // CHECK:     nvvm.cp.async.mbarrier.arrive %[[PTR]] {noinc = true}
 // CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[S]]]
 // CHECK:   }
-// CHECK:   nvgpu.mbarrier.try_wait.parity %[[BARS]][%c4{{.*}}], %false
-// CHECK-NEXT: nvvm.setmaxregister increase 168
 // CHECK-NEXT: } {tile.role_first = 256 : i64, tile.role_threads = 128 : i64}
 // CHECK: %[[C8:.+]] = arith.constant 8 : index
 // CHECK: arith.cmpi ult, %{{.*}}, %[[C8]]
 // CHECK: scf.if
 // CHECK:   nvvm.setmaxregister increase 232
-// CHECK-NOT: nvgpu.mbarrier.arrive %[[BARS]][%c4
 // CHECK:   scf.for
 // CHECK:     %[[CS:.+]] = arith.remui
 // CHECK:     nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[CS]]]
@@ -53,12 +47,10 @@
 // CHECK:     %[[CEMPTY:.+]] = arith.addi %[[CS]], %c2{{.*}}
 // CHECK:     nvgpu.mbarrier.arrive %[[BARS]][%[[CEMPTY]]]
 // CHECK:   }
-// CHECK-NEXT: nvvm.setmaxregister decrease 168
-// CHECK-NEXT: %[[HANDOFF:.+]] = arith.constant 4 : index
-// CHECK-NEXT: nvgpu.mbarrier.arrive %[[BARS]][%[[HANDOFF]]]
 // CHECK-NEXT: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
 // Both roles are done with the mbarriers before what follows.
 // CHECK-NEXT: tile.barrier
+// CHECK-NOT: nvvm.setmaxregister
 // Collective ops in a role are spread over that role's threads only: the
 // 64 chunks of 4 elements of each copy go to the role's first 64 threads,
 // numbered from the role's first thread.
@@ -90,6 +82,48 @@ tile.kernel @pipeline(%X: memref<16x256xf32>, %Y: memref<16x256xf32>) grid [1] t
   } consumer(%k, %s) threads 256 regs 232 {
     tile.copy %buf[%s, %c0] to %Y[%k, %c0] shape [1, 256] : memref<2x256xf32, #gpu.address_space<workgroup>> to memref<16x256xf32>
   }
+}
+
+// -----
+
+// Code after the op runs in both roles' threads: each role ends by setting
+// the register count back to the one at entry. Barrier 4 hands the
+// registers over: the consumers arrive after their closing setmaxnreg.dec,
+// and the producer waits for them before its .inc (setmaxnreg.inc takes
+// what the pool holds and retries until it can: it sleeps in the wait
+// instead, and cannot take what the consumers' .inc waits for).
+// CHECK-LABEL: tile.kernel @pipeline_then_more
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK:   nvgpu.mbarrier.init %[[BARS]][%c4{{.*}}], %c256
+// CHECK:   nvvm.setmaxregister decrease 40
+// CHECK:   scf.for
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]][%c4{{.*}}], %false
+// CHECK-NEXT: nvvm.setmaxregister increase 168
+// CHECK-NEXT: } {tile.role_first = 256 : i64, tile.role_threads = 128 : i64}
+// CHECK:   nvvm.setmaxregister increase 232
+// CHECK-NOT: nvgpu.mbarrier.arrive %[[BARS]][%c4
+// CHECK:   scf.for
+// CHECK: nvvm.setmaxregister decrease 168
+// CHECK-NEXT: %[[HANDOFF:.+]] = arith.constant 4 : index
+// CHECK-NEXT: nvgpu.mbarrier.arrive %[[BARS]][%[[HANDOFF]]]
+// CHECK-NEXT: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: memref.store
+tile.kernel @pipeline_then_more(%X: memref<16x256xf32>, %Y: memref<16x256xf32>, %Z: memref<384xf32>) grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %one = arith.constant 1.0 : f32
+  %tx = tile.thread_id x
+  %buf = tile.alloc_shared : memref<2x256xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %c16 step %c1 stages 2
+      buffers(%buf : memref<2x256xf32, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+    tile.copy %X[%k, %c0] to %buf[%s, %c0] shape [1, 256] : memref<16x256xf32> to memref<2x256xf32, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 256 regs 232 {
+    tile.copy %buf[%s, %c0] to %Y[%k, %c0] shape [1, 256] : memref<2x256xf32, #gpu.address_space<workgroup>> to memref<16x256xf32>
+  }
+  memref.store %one, %Z[%tx] : memref<384xf32>
 }
 
 // -----

@@ -380,9 +380,13 @@ struct Lowering {
   /// Testing the race check: the consumer does not wait for the resident
   /// tiles.
   bool skipResidentWait = false;
+  /// Each role sets the register count back to the one at entry when it
+  /// ends: not when the kernel ends with the op (nothing runs after it but
+  /// the block barrier), as in CUTLASS's warp-specialized kernels.
+  bool restoreRegisters = true;
   /// The producer gives its registers back (setmaxnreg.dec), and takes them
-  /// again at its end only after the consumers have taken theirs: through
-  /// one more mbarrier, barrier 2S.
+  /// again at its end only after the consumers have given theirs back:
+  /// through one more mbarrier, barrier 2S.
   bool registerHandoff = false;
   /// The tiles (indices into the op's tiles) that the consumer's tf32 wgmma
   /// gemms read through descriptors: the producer's threads after its
@@ -637,6 +641,24 @@ static SmallVector<Operation *> getConsumerEpilogue(WarpSpecializeOp op) {
       }))
     return {};
   return epilogue;
+}
+
+/// True when nothing with an effect runs after `op` but what moves into the
+/// consumer's role (`epilogue`): `op` is in the kernel's body, not in a
+/// loop, and the kernel ends after it. Its roles then keep the register
+/// counts they set (a producer that took its registers back retried
+/// setmaxnreg.inc while the consumers worked, or slept in a wait for
+/// them and delayed the block's end: attention at 1k, 0.7%).
+static bool isLastInKernel(WarpSpecializeOp op,
+                           ArrayRef<Operation *> epilogue) {
+  if (!isa<KernelOp>(op->getParentOp()))
+    return false;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (!next->hasTrait<OpTrait::IsTerminator>() &&
+        !llvm::is_contained(epilogue, next) &&
+        !(next->getNumRegions() == 0 && isMemoryEffectFree(next)))
+      return false;
+  return true;
 }
 
 /// Emits one role: `if (t < threads)` for the first role, `if (t >= first)`
@@ -963,7 +985,7 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
     // Back to the count at entry when the role ends: the code after the op
     // runs in both roles' threads, and ptxas fits it into the smaller count
     // (with 40, it spilled the accumulator around the barrier after the op).
-    if (*entryRegs != *regs) {
+    if (*entryRegs != *regs && plan.restoreRegisters) {
       auto restore = NVVM::SetMaxRegisterOp::create(
           builder, loc, static_cast<uint32_t>(*entryRegs),
           producer ? NVVM::SetMaxRegisterAction::increase
@@ -1212,7 +1234,8 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
                       .wasInterrupted();
   plan.consumerPrologue = getConsumerPrologue(op);
   plan.consumerEpilogue = getConsumerEpilogue(op);
-  if (entryRegs) {
+  plan.restoreRegisters = !isLastInKernel(op, plan.consumerEpilogue);
+  if (entryRegs && plan.restoreRegisters) {
     int64_t entry = *entryRegs;
     plan.registerHandoff = static_cast<int64_t>(
         op.getProducerRegs().value_or(entry))<entry &&static_cast<int64_t>(
