@@ -1631,6 +1631,15 @@ tile.kernel @wgmma_wait_pending() grid [1] threads [128] {
 
 // -----
 
+// A negative count is named as written (the attribute's getter is
+// unsigned: it read 18446744073709551615).
+tile.kernel @wgmma_wait_negative() grid [1] threads [128] {
+  // expected-error @+1 {{'tile.wgmma_wait' op pending must be between 0 and 7 (wgmma.wait_group), got -1}}
+  tile.wgmma_wait -1
+}
+
+// -----
+
 tile.kernel @wgmma_wait_not_fragment() grid [1] threads [128] {
   %s = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.wgmma_wait' op ties only fragments (the accumulators of the gemms it waits for), got 'memref<64xf32, #gpu.address_space<workgroup>>'}}

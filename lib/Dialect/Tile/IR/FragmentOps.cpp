@@ -351,10 +351,12 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult WgmmaWaitOp::verify() {
-  if (getPending() < 0 || getPending() > 7)
+  // Signed: the attribute is an i64, whose getter is unsigned.
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0 || pending > 7)
     return emitOpError("pending must be between 0 and 7 (wgmma.wait_group), "
                        "got ")
-           << getPending();
+           << pending;
   for (Value fragment : getFragments())
     if (getMemorySpace(cast<MemRefType>(fragment.getType())) !=
         MemorySpace::Fragment)
