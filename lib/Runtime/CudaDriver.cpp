@@ -283,7 +283,7 @@ llvm::Expected<float> Device::timeLaunch(void *function,
                                          const LaunchConfig &config,
                                          llvm::ArrayRef<void *> parameters) const {
   void *start = nullptr, *stop = nullptr;
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     if (start)
       api->cuEventDestroy(start);
     if (stop)

@@ -73,11 +73,16 @@ static void forEachBox(OpBuilder &builder, Location loc, Value tile,
                      getBufferElementBytes(type.getElementType()) / boxes;
   Value base =
       memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, tile);
-  SmallVector<Value> coordinates;
-  for (Value index : llvm::reverse(indices))
-    coordinates.push_back(
-        arith::IndexCastOp::create(builder, loc, builder.getI32Type(), index));
-  Value inner = coordinates.front();
+  assert(!indices.empty() && "a tensor has at least one dimension");
+  auto toI32 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(builder, loc, builder.getI32Type(),
+                                      index);
+  };
+  // Innermost first.
+  Value inner = toI32(indices.back());
+  SmallVector<Value> coordinates{inner};
+  for (Value index : llvm::reverse(indices.drop_back()))
+    coordinates.push_back(toI32(index));
   for (int64_t index = 0; index < boxes; ++index) {
     Value shift =
         arith::ConstantIndexOp::create(builder, loc, index * boxBytes);
