@@ -44,7 +44,8 @@ int main(int argc, char **argv) {
     for (const mlir::tile::TensorMapInfo &map : launch.tensorMaps) {
       llvm::outs() << "// tensor map of argument " << map.argument << ": box ";
       llvm::interleave(map.box, llvm::outs(), "x");
-      llvm::outs() << ", swizzle " << map.swizzle << "\n";
+      llvm::outs() << ", swizzle " << map.swizzle
+                   << (map.roundTF32 ? ", f32 rounded to tf32" : "") << "\n";
     }
     llvm::outs() << kernel.ptx;
   }

@@ -46,26 +46,21 @@ tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
 }
 
 // PTX-LABEL: .entry gemm_tf32(
-// PTX: cvt.rna.tf32.f32
+// PTX: cvt.rn.tf32.f32
 // PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 
 // The same product on Hopper's warp-group tensor cores (sm_90a). wgmma
 // reads tf32 only K-major from shared memory and B is stored K x N, so the
 // gemm computes C^T = B^T A^T: A's tile is the instruction's B operand,
-// read through a descriptor (rounded to tf32 in place first: the tensor
-// cores would truncate it), and each thread loads and rounds its part of
-// B^T into registers. The one warp group holds the 64 x 64 accumulator in
-// the transposed wgmma layout, which the epilogue copy writes as any
-// other. The tiles (K tiles of 64: 256-byte rows, two 128-byte panels)
-// come by TMA through a rolled 4-stage pipeline.
-// The MMAs stay in flight into the next iteration; as they still read B^T's
-// registers, the pipeline runs two copies of the body per loop iteration.
-// H100, 2026-11-26: correct (--check-repeat 20; compute-sanitizer
-// racecheck, synccheck and memcheck clean) but slower than the mma.sync
-// kernel: 29.5 us against 24.2 (cuBLAS TF32 20.7). With one warp per
-// scheduler the warps are issue-bound: rounding A in place, loading and
-// converting B^T take more issue slots than the MMAs take cycles
-// (docs/benchmarks.md).
+// read through a descriptor, and each thread loads its part of B^T into
+// registers. The one warp group holds the 64 x 64 accumulator in the
+// transposed wgmma layout, which the epilogue copy writes as any other.
+// The tiles (K tiles of 64: 256-byte rows, two 128-byte panels) come by
+// TMA through a rolled 4-stage pipeline, rounded to tf32 on the way
+// (TFLOAT32 tensor maps: the tensor cores would truncate), so no thread
+// rounds them. The MMAs stay in flight into the next iteration; as they
+// still read B^T's registers, the pipeline runs two copies of the body per
+// loop iteration. Timings: docs/benchmarks.md, "TF32 rounded by TMA".
 // CHECK-LABEL: tile.kernel @gemm_tf32_wgmma
 tile.kernel @gemm_tf32_wgmma(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
                              %C: memref<1024x512xf32>)
@@ -94,15 +89,10 @@ tile.kernel @gemm_tf32_wgmma(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>
 // WGMMA-LABEL: .entry gemm_tf32_wgmma(
 // WGMMA: cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes
 // WGMMA: mbarrier.try_wait.parity.shared.b64
-// A's tile rounded in place, then fenced for the async proxy.
-// WGMMA: ld.shared.v4.b32
-// WGMMA: cvt.rna.tf32.f32
-// WGMMA: st.shared.v4.b32
-// WGMMA: fence.proxy.async.shared::cta
-// WGMMA: bar.sync 0
-// B^T's registers, rounded.
+// WGMMA-NOT: cvt.rn.tf32.f32
+// WGMMA-NOT: st.shared.v4.b32
+// B^T's registers, loaded as they are.
 // WGMMA: ld.shared.b32
-// WGMMA: cvt.rna.tf32.f32
 // WGMMA: wgmma.fence.sync.aligned
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, {{[{]}}%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}},%r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1;
 // WGMMA: wgmma.commit_group.sync.aligned
@@ -116,8 +106,12 @@ func.func @gemm_tf32_reference(%A: memref<1024x2048xf32>, %B: memref<2048x512xf3
   %c1024 = arith.constant 1024 : index
   %c2048 = arith.constant 2048 : index
   %zero = arith.constant 0.0 : f32
-  // x rounded to tf32: round to nearest, ties away (cvt.rna.tf32.f32).
-  %half = arith.constant 4096 : i32
+  // x rounded to tf32: to nearest, ties to even (cvt.rn.tf32.f32, TMA's
+  // TFLOAT32 copies, cuBLAS's TF32 mode): bits + 0xfff + bit 13, the low
+  // 13 bits cleared (the inputs are finite).
+  %half = arith.constant 4095 : i32
+  %c13 = arith.constant 13 : i32
+  %one = arith.constant 1 : i32
   %mask = arith.constant -8192 : i32
   scf.for %m = %c0 to %c1024 step %c1 {
     scf.for %n = %c0 to %c512 step %c1 {
@@ -126,8 +120,14 @@ func.func @gemm_tf32_reference(%A: memref<1024x2048xf32>, %B: memref<2048x512xf3
         %b = memref.load %B[%k, %n] : memref<2048x512xf32>
         %ai = arith.bitcast %a : f32 to i32
         %bi = arith.bitcast %b : f32 to i32
-        %aup = arith.addi %ai, %half : i32
-        %bup = arith.addi %bi, %half : i32
+        %ash = arith.shrui %ai, %c13 : i32
+        %bsh = arith.shrui %bi, %c13 : i32
+        %aodd = arith.andi %ash, %one : i32
+        %bodd = arith.andi %bsh, %one : i32
+        %ahalf = arith.addi %ai, %half : i32
+        %bhalf = arith.addi %bi, %half : i32
+        %aup = arith.addi %ahalf, %aodd : i32
+        %bup = arith.addi %bhalf, %bodd : i32
         %ari = arith.andi %aup, %mask : i32
         %bri = arith.andi %bup, %mask : i32
         %ar = arith.bitcast %ari : i32 to f32

@@ -9,20 +9,14 @@
 // The seed GEMM of tf32.mlir (M = 1024, N = 512, K = 2048, f32 in TF32) on
 // Hopper's warp-group tensor cores, warp-specialized. wgmma reads f32 from
 // shared memory and drops the low 13 mantissa bits, while tile.gemm rounds
-// to nearest (as cuBLAS's TF32 mode does: on the H100 its results match
-// rounded inputs to 9e-6 and truncated ones to 8.7e-4). A rolled pipeline
-// (gemm_tf32_wgmma in tf32.mlir) rounds A's tile in place between block
-// barriers, on the MMAs' critical path. Here the producer's warps after its
-// first round each stage once TMA has filled it and arrive on a barrier the
-// consumer waits for, so the rounding overlaps the MMAs of earlier stages
-// (docs/TensorCores.md, "tf32 on wgmma"). As B is stored K x N the product
-// is computed transposed, C^T = B^T A^T: the consumer warp group loads and
-// rounds B^T into registers itself, and its MMAs stay in flight into the
-// next iteration, two iterations per loop iteration.
-// H100, 2026-11-28: 24.0-24.1 us (89 TFLOP/s), against cuBLAS TF32 20.4-21.4
-// and the rolled wgmma kernel's 29.3-29.6 in the same calls: no faster than
-// the mma.sync kernel (24.0-24.3); the target (faster than cuBLAS) is not
-// met (docs/benchmarks.md).
+// to nearest, ties to even (as cuBLAS's TF32 mode does). Here the TMA
+// copies round on the way: tile-lower-warp-specialize gives the tiles of a
+// tf32 gemm TFLOAT32 tensor maps (`tile.tma_load {round_tf32}`), so no
+// thread rounds anything (cuBLAS's TF32 kernels load theirs the same way).
+// As B is stored K x N the product is computed transposed, C^T = B^T A^T:
+// the consumer warp group loads B^T into registers from the rounded tile,
+// and its MMAs stay in flight into the next iteration, two iterations per
+// loop iteration. Timings: docs/benchmarks.md, "TF32 rounded by TMA".
 
 // CHECK-LABEL: tile.kernel @gemm_tf32_ws
 tile.kernel @gemm_tf32_ws(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
@@ -54,17 +48,16 @@ tile.kernel @gemm_tf32_ws(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
 }
 
 // PTX-LABEL: .entry gemm_tf32_ws(
-// The issuing thread.
+// PTX-NOT: cvt.rn.tf32.f32
+// PTX-NOT: fence.proxy.async
+// The issuing thread: the tiles rounded by the copies (TFLOAT32 maps).
 // PTX: cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes
-// The consumer: B^T's registers rounded, the MMAs in flight.
-// PTX: cvt.rna.tf32.f32
+// The consumer: B^T's registers loaded as they are, the MMAs in flight.
+// PTX: ld.shared.b32
 // PTX: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 // PTX: wgmma.wait_group.sync.aligned 1
-// The rounding warps (placed last): A's stage read, rounded, written back,
-// fenced for the async proxy.
-// PTX-DAG: ld.shared.v4.b32
-// PTX-DAG: st.shared.v4.b32
-// PTX-DAG: fence.proxy.async.shared::cta
+// PTX-NOT: cvt.rn.tf32.f32
+// PTX-NOT: st.shared.v4.b32
 
 func.func @gemm_tf32_reference(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
                                %C: memref<1024x512xf32>) {
@@ -74,8 +67,12 @@ func.func @gemm_tf32_reference(%A: memref<1024x2048xf32>, %B: memref<2048x512xf3
   %c1024 = arith.constant 1024 : index
   %c2048 = arith.constant 2048 : index
   %zero = arith.constant 0.0 : f32
-  // x rounded to tf32: round to nearest, ties away (cvt.rna.tf32.f32).
-  %half = arith.constant 4096 : i32
+  // x rounded to tf32: to nearest, ties to even (cvt.rn.tf32.f32, TMA's
+  // TFLOAT32 copies, cuBLAS's TF32 mode): bits + 0xfff + bit 13, the low
+  // 13 bits cleared (the inputs are finite).
+  %half = arith.constant 4095 : i32
+  %c13 = arith.constant 13 : i32
+  %one = arith.constant 1 : i32
   %mask = arith.constant -8192 : i32
   scf.for %m = %c0 to %c1024 step %c1 {
     scf.for %n = %c0 to %c512 step %c1 {
@@ -84,8 +81,14 @@ func.func @gemm_tf32_reference(%A: memref<1024x2048xf32>, %B: memref<2048x512xf3
         %b = memref.load %B[%k, %n] : memref<2048x512xf32>
         %ai = arith.bitcast %a : f32 to i32
         %bi = arith.bitcast %b : f32 to i32
-        %aup = arith.addi %ai, %half : i32
-        %bup = arith.addi %bi, %half : i32
+        %ash = arith.shrui %ai, %c13 : i32
+        %bsh = arith.shrui %bi, %c13 : i32
+        %aodd = arith.andi %ash, %one : i32
+        %bodd = arith.andi %bsh, %one : i32
+        %ahalf = arith.addi %ai, %half : i32
+        %bhalf = arith.addi %bi, %half : i32
+        %aup = arith.addi %ahalf, %aodd : i32
+        %bup = arith.addi %bhalf, %bodd : i32
         %ari = arith.andi %aup, %mask : i32
         %bri = arith.andi %bup, %mask : i32
         %ar = arith.bitcast %ari : i32 to f32

@@ -75,6 +75,7 @@ std::optional<KernelLaunchInfo> tile::getLaunchInfo(ModuleOp module,
       llvm::append_range(tensorMap.box,
                          map.getAs<DenseI64ArrayAttr>("box").asArrayRef());
       tensorMap.swizzle = map.getAs<IntegerAttr>("swizzle").getInt();
+      tensorMap.roundTF32 = static_cast<bool>(map.get("tf32"));
     }
   return info;
 }

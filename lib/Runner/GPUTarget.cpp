@@ -139,6 +139,7 @@ GPUTarget::prepare(const KernelPlan &plan,
     for (int64_t extent : tensorMap.box)
       spec.box.push_back(static_cast<uint32_t>(extent));
     spec.swizzleBytes = static_cast<unsigned>(tensorMap.swizzle);
+    spec.roundTF32 = tensorMap.roundTF32;
     llvm::Expected<runtime::TensorMap> map = device->encodeTiledTensorMap(spec);
     if (!map)
       return makeError("the tensor map of argument '" + argument.name +

@@ -323,6 +323,7 @@ enum : int {
   kTensorMapDataTypeUint16 = 1,
   kTensorMapDataTypeUint32 = 2,
   kTensorMapDataTypeUint64 = 4,
+  kTensorMapDataTypeTFloat32 = 11,
   kTensorMapInterleaveNone = 0,
   kTensorMapL2Promotion256B = 3,
   kTensorMapFloatOobFillNone = 0,
@@ -355,6 +356,13 @@ Device::encodeTiledTensorMap(const TiledTensorMapSpec &spec) const {
   default:
     return makeError(
         llvm::formatv("a tensor map of {0}-byte elements", spec.elementBytes));
+  }
+  if (spec.roundTF32) {
+    if (spec.elementBytes != 4)
+      return makeError(llvm::formatv("a tensor map rounding {0}-byte elements "
+                                     "to tf32: it rounds f32",
+                                     spec.elementBytes));
+    dataType = kTensorMapDataTypeTFloat32;
   }
   int swizzle;
   switch (spec.swizzleBytes) {

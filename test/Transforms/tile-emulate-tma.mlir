@@ -71,3 +71,22 @@ tile.kernel @tma_store(%C: memref<?x?xf16>, %m0: index, %n0: index) grid [1] thr
   %Cs = tile.alloc_shared : memref<16x64xf16, #gpu.address_space<workgroup>>
   tile.tma_store %Cs to %C[%m0, %n0] : memref<16x64xf16, #gpu.address_space<workgroup>> to memref<?x?xf16>
 }
+
+// A copy that rounds to tf32 (`round_tf32`) stores each element rounded to
+// nearest, ties to even, as TMA's TFLOAT32 copies do.
+// CHECK-LABEL: tile.kernel @tma_tf32
+// CHECK: %[[V:.+]] = scf.if %{{.+}} -> (f32) {
+// CHECK: %[[BITS:.+]] = arith.bitcast %[[V]] : f32 to i32
+// CHECK: arith.shrui %[[BITS]]
+// CHECK: arith.addi %[[BITS]]
+// CHECK: %[[ROUNDED:.+]] = arith.andi
+// CHECK: %[[NAN:.+]] = arith.cmpf uno, %[[V]], %[[V]]
+// CHECK: %[[R:.+]] = arith.bitcast %[[ROUNDED]] : i32 to f32
+// CHECK: %[[OUT:.+]] = arith.select %[[NAN]], %[[V]], %[[R]]
+// CHECK: memref.store %[[OUT]]
+tile.kernel @tma_tf32(%A: memref<?x?xf32>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<16x32xf32, #gpu.address_space<workgroup>>
+  tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] {round_tf32} : memref<?x?xf32> to memref<16x32xf32, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}

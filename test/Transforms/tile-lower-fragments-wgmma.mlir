@@ -113,7 +113,7 @@ tile.kernel @wgmma_wide(%C: memref<128x512xf32>) grid [1] threads [256] {
 // CHECK: %[[BS:.+]] = tile.alloc_shared {{.+}} : memref<64x32xf32
 // CHECK: tile.barrier
 // CHECK: vector.load %[[AS]]
-// CHECK: nvvm.convert.float.to.tf32 {{.+}}rna
+// CHECK: nvvm.convert.float.to.tf32 {{.+}}<rn>
 // CHECK: vector.load %[[BS]]
 // CHECK: vector.store %{{.+}}, %[[BS]]
 // CHECK: nvvm.fence.proxy
@@ -132,7 +132,7 @@ tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
 
 // tf32 with B stored K x N: C^T = B^T A^T. A barrier (no gemm precedes:
 // readers of the tiles may), A's tile rounded in place by the block's
-// threads in runs of 4 (cvt.rna), fenced for the async proxy, a barrier;
+// threads in runs of 4 (cvt.rn), fenced for the async proxy, a barrier;
 // then each thread loads and rounds its B^T registers for the four K
 // steps, and the m64n64k8 wgmmas take them as their register A operand
 // (inline PTX, accumulators tied), A's tile as their B operand through a
@@ -142,13 +142,13 @@ tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
 // CHECK: %[[BS:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<32x64xf32
 // CHECK: tile.barrier
 // CHECK: %[[CHUNK:.+]] = vector.load %[[AS]]
-// CHECK: nvvm.convert.float.to.tf32 {{.+}}rna
+// CHECK: nvvm.convert.float.to.tf32 {{.+}}<rn>
 // CHECK: vector.store %{{.+}}, %[[AS]]
 // CHECK-COUNT-3: vector.store %{{.+}}, %[[AS]]
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
 // CHECK-NEXT: tile.barrier
 // CHECK: memref.load %[[BS]]
-// CHECK-NEXT: nvvm.convert.float.to.tf32 {{.+}}rna
+// CHECK-NEXT: nvvm.convert.float.to.tf32 {{.+}}<rn>
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, {$32,$33,$34,$35}, $36, z, 1, 1;\0A{{.+}}, {$37,$38,$39,$40}, $41, p, 1, 1;\0A{{.+}}, {$42,$43,$44,$45}, $46, p, 1, 1;\0A{{.+}}, {$47,$48,$49,$50}, $51, p, 1, 1;\0A}", "=f,{{.+}},=f,r,r,r,r,l,r,r,r,r,l,r,r,r,r,l,r,r,r,r,l"
 // CHECK-NOT: wgmma.mma_async
@@ -168,17 +168,19 @@ tile.kernel @wgmma_tf32_transposed(%C: memref<64x64xf32>) grid [1] threads [128]
 
 // -----
 
-// A tf32 gemm whose tiles other threads have rounded and fenced
-// (tile.tf32_rounded: a warp-specialized producer's rounding warps) and only
-// TMA wrote (tile.tma_operands): no barrier, no rounding in place, no
-// fence; B^T's registers are still loaded and rounded by each thread.
+// A tf32 gemm whose tiles TMA rounded on the copy (tile.tf32_rounded: a
+// warp-specialized consumer's, filled through TFLOAT32 tensor maps) and
+// only TMA wrote (tile.tma_operands): no barrier, no rounding in place, no
+// fence; B^T's registers are loaded as they are, their bits reinterpreted.
 // CHECK-LABEL: tile.kernel @wgmma_tf32_rounded
 // CHECK-NOT: tile.barrier
 // CHECK-NOT: vector.store
 // CHECK-NOT: nvvm.fence.proxy
+// CHECK-NOT: nvvm.convert.float.to.tf32
 // CHECK: memref.load
-// CHECK-NEXT: nvvm.convert.float.to.tf32 {{.+}}rna
+// CHECK-NEXT: arith.bitcast %{{.+}} : f32 to i32
 // CHECK-NOT: tile.barrier
+// CHECK-NOT: nvvm.convert.float.to.tf32
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 tile.kernel @wgmma_tf32_rounded(%C: memref<64x64xf32>) grid [1] threads [128] {

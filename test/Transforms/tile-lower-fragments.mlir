@@ -1,5 +1,6 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-fragments,canonicalize,cse))' | FileCheck %s
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-fragments{gemm-lowering=scalar},canonicalize,cse))' | FileCheck %s --check-prefix=SCALAR
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-lower-fragments{chip=sm_80},canonicalize,cse))' | FileCheck %s --check-prefix=SM80
 
 // One warp, one m16n8k16 tile. The accumulator becomes the thread's 4
 // registers (2 runs of 2 contiguous columns); A comes by ldmatrix.x4, B
@@ -80,7 +81,7 @@ tile.kernel @transposed_bf16(%C: memref<16x16xf32>) grid [1] threads [32] {
 // CHECK: %[[KLOW:.+]] = arith.addi %[[TWOQ]], %[[PARITY]] : index
 // CHECK: %[[KHIGH:.+]] = arith.xori %[[KLOW]], %[[C1]] : index
 // CHECK: memref.load %[[AS:.+]][%[[ROW]], %[[KLOW]]] : memref<16x8xf32, #gpu.address_space<workgroup>>
-// CHECK: nvvm.convert.float.to.tf32 %{{.+}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: nvvm.convert.float.to.tf32 %{{.+}} {rnd = #nvvm.fp_rnd_mode<rn>}
 // CHECK: %[[ROW8:.+]] = arith.addi %[[ROW]], %[[C8]] : index
 // CHECK: memref.load %[[AS]][%[[ROW8]], %[[KLOW]]]
 // CHECK: memref.load %[[AS]][%[[ROW]], %[[KHIGH]]]
@@ -88,13 +89,28 @@ tile.kernel @transposed_bf16(%C: memref<16x16xf32>) grid [1] threads [32] {
 // CHECK: memref.load %[[BS:.+]][%[[KLOW]], %[[G]]] : memref<8x8xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.load %[[BS]][%[[KHIGH]], %[[G]]]
 // CHECK: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>
+// Rounded to nearest, ties to even: bits + 0xfff + bit 13, the low 13 bits
+// cleared, a NaN kept; in integer operations where no instruction does it
+// (the scalar lowering; mma.sync before sm_90, which has cvt.rna only).
 // SCALAR-LABEL: tile.kernel @tf32
-// SCALAR-DAG: %[[HALF:.+]] = arith.constant 4096 : i32
+// SCALAR-DAG: %[[C13:.+]] = arith.constant 13 : i32
+// SCALAR-DAG: %[[ONE:.+]] = arith.constant 1 : i32
+// SCALAR-DAG: %[[HALF:.+]] = arith.constant 4095 : i32
 // SCALAR-DAG: %[[MASK:.+]] = arith.constant -8192 : i32
-// SCALAR: arith.addi %{{.+}}, %[[HALF]] : i32
-// SCALAR: arith.andi %{{.+}}, %[[MASK]] : i32
+// SCALAR: %[[BITS:.+]] = arith.bitcast %{{.+}} : f32 to i32
+// SCALAR: %[[SHIFTED:.+]] = arith.shrui %[[BITS]], %[[C13]] : i32
+// SCALAR: %[[ODD:.+]] = arith.andi %[[SHIFTED]], %[[ONE]] : i32
+// SCALAR: %[[UP:.+]] = arith.addi %[[BITS]], %[[HALF]] : i32
+// SCALAR: %[[SUM:.+]] = arith.addi %[[UP]], %[[ODD]] : i32
+// SCALAR: arith.andi %[[SUM]], %[[MASK]] : i32
 // SCALAR: arith.cmpf uno
 // SCALAR: arith.select
+// SM80-LABEL: tile.kernel @tf32
+// SM80-NOT: nvvm.convert.float.to.tf32
+// SM80: arith.addi %{{.+}}, %{{.+}} : i32
+// SM80: arith.andi %{{.+}}, %{{.+}} : i32
+// SM80: arith.cmpf uno
+// SM80: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>
 tile.kernel @tf32(%C: memref<16x8xf32>) grid [1] threads [32] {
   %As = tile.alloc_shared : memref<16x8xf32, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<8x8xf32, #gpu.address_space<workgroup>>

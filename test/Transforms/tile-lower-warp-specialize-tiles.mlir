@@ -318,53 +318,22 @@ tile.kernel @ws_not_tma(%A: memref<?x?xf16> {tile.multiple_of = 8}, %Y: memref<8
 
 // -----
 
-// A tf32 wgmma gemm of the consumer: the producer's warp groups after its
-// first (whose first thread issues the TMA copies) round each stage of the
-// descriptor operands to tf32 in place once TMA has filled it (full[s]),
-// runs of 4 elements, the thread's runs whole rows apart, all loads before
-// all stores; then fence for the async proxy and arrive on ready[s]
-// (barrier 2S + s, counting the 128 rounding threads, from thread 256). The consumer waits
-// for full[s] and ready[s]; its gemm rounds nothing itself
-// (tile.tf32_rounded) and stays in flight.
+// A tf32 wgmma gemm of the consumer: TMA rounds both of its tiles to tf32 on
+// the copy (`round_tf32`: a TFLOAT32 tensor map), so no thread rounds them,
+// no other mbarrier than full[s] and empty[s] is needed, and the gemm rounds
+// nothing itself (tile.tf32_rounded) and stays in flight.
 // CHECK-LABEL: tile.kernel @ws_tf32
-// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 6>
-// CHECK: nvgpu.mbarrier.init %[[BARS]][%c4{{.*}}], %c128
-// CHECK: nvgpu.mbarrier.init %[[BARS]][%c5{{.*}}], %c128
-// CHECK: %[[PROD:.+]] = arith.cmpi uge, %[[WARP:.+]], %c4
-// CHECK: scf.if %[[PROD]] {
-// CHECK: %[[ROUND:.+]] = arith.cmpi uge, %[[WARP]], %c8
-// CHECK: scf.if %[[ROUND]] {
-// CHECK: %[[R:.+]] = arith.subi %{{.*}}, %c256
-// CHECK: scf.for %[[IT:.+]] = %{{.*}} to %{{.*}} step %c1
-// CHECK: %[[S:.+]] = arith.remui %[[IT]], %c2
-// CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[S]]]
-// CHECK-DAG: %[[AV:.+]] = memref.view %{{.*}} {tile.swizzle} {{.*}} to memref<64x32xf32
-// CHECK-DAG: %[[BV:.+]] = memref.view %{{.*}} {tile.swizzle} {{.*}} to memref<64x32xf32
-// CHECK: %[[FIRST:.+]] = arith.muli %[[R]], %c4
-// CHECK: %[[ROW:.+]] = arith.divui %[[FIRST]], %c32
-// CHECK: %[[COL:.+]] = arith.remui %[[FIRST]], %c32
-// CHECK: %[[ROW16:.+]] = arith.addi %[[ROW]], %c16
-// CHECK: %[[A0:.+]] = vector.load %[[AV]][%{{.*}}, %[[COL]]] {{.*}} vector<4xf32>
-// CHECK-NEXT: %[[A1:.+]] = vector.load %[[AV]][%[[ROW16]], %[[COL]]]
-// CHECK-COUNT-6: vector.load
-// CHECK-NOT: vector.load
-// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<4xi32>
-// CHECK: arith.cmpf uno
-// CHECK: vector.store %{{.*}}, %[[AV]]
-// CHECK-COUNT-7: vector.store
-// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK: %[[READY:.+]] = arith.addi %[[S]], %c4
-// CHECK-NEXT: nvgpu.mbarrier.arrive %[[BARS]][%[[READY]]]
-// CHECK: } {tile.role_first = 256 : i64, tile.role_threads = 128 : i64}
+// CHECK: %[[BARS:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK-NOT: arith.cmpi uge, %{{.*}}, %c8
 // CHECK: %[[ISSUER:.+]] = arith.cmpi eq, %{{.*}}, %c128
 // CHECK: scf.if %[[ISSUER]] {
-// CHECK: tile.tma_load
+// CHECK: tile.tma_load %{{.*}} {round_tf32, swizzle = 128 : i64}
+// CHECK-NEXT: tile.tma_load %{{.*}} {round_tf32, swizzle = 128 : i64}
 // CHECK: } {tile.role_first = 128 : i64, tile.role_threads = 256 : i64}
 // CHECK: scf.for %[[CIT:.+]] = %{{.*}} to %{{.*}} step %c1
 // CHECK: %[[CS:.+]] = arith.remui %[[CIT]], %c2
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[CS]]]
-// CHECK: %[[CREADY:.+]] = arith.addi %[[CS]], %c4
-// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[CREADY]]]
+// CHECK-NOT: nvgpu.mbarrier.try_wait.parity
 // CHECK: tile.gemm {{.*}}tile.tf32_rounded, tile.tma_operands, tile.wgmma_in_flight
 tile.kernel @ws_tf32(%A: memref<?x?xf32> {tile.multiple_of = 8}, %B: memref<?x?xf32> {tile.multiple_of = 8})
     grid [1] threads [384] {
@@ -386,26 +355,16 @@ tile.kernel @ws_tf32(%A: memref<?x?xf32> {tile.multiple_of = 8}, %B: memref<?x?x
 
 // -----
 
-// With B stored K x N the product is computed transposed: only A's tile is
-// a descriptor operand to round, by the producer's warps after its first
-// (one warp group: 96 threads from 160). The consumer loads and rounds B^T
-// into registers, which its MMAs in flight read: two iterations per loop
-// iteration, the second under it + 1 < N, after the first's release of the
-// previous stage (not inside it).
+// With B stored K x N the product is computed transposed: A's tile is the
+// instruction's descriptor operand, B^T its register operand, which the
+// consumer loads from B's tile (rounded by TMA too, so it converts nothing)
+// and its MMAs in flight read: two iterations per loop iteration, the
+// second under it + 1 < N, after the first's release of the previous stage
+// (not inside it).
 // CHECK-LABEL: tile.kernel @ws_tf32_transposed
-// CHECK: nvgpu.mbarrier.init %[[BARS:.+]][%c4{{.*}}], %c96
-// CHECK: scf.if %{{.*}} {
-// CHECK: scf.for
-// CHECK-COUNT-2: vector.load
-// CHECK-COUNT-2: vector.store
-// The last round of runs covers only part of the tile (256 runs of 4 for
-// 96 threads).
-// CHECK: %[[TAIL:.+]] = arith.cmpi ult, %{{.*}}, %c1024
-// CHECK-NEXT: scf.if %[[TAIL]] {
-// CHECK: vector.load
-// CHECK: vector.store
-// CHECK: nvgpu.mbarrier.arrive
-// CHECK: } {tile.role_first = 160 : i64, tile.role_threads = 96 : i64}
+// CHECK: num_barriers = 4>
+// CHECK: tile.tma_load %{{.*}} {round_tf32, swizzle = 128 : i64}
+// CHECK-NEXT: tile.tma_load %{{.*}} {round_tf32, swizzle = 128 : i64}
 // CHECK: scf.for %[[IT:.+]] = %{{.*}} to %[[N:.+]] step %c2
 // CHECK: tile.gemm {{.*}}tile.tf32_rounded, tile.tma_operands, tile.wgmma_in_flight
 // CHECK: %[[LATER:.+]] = arith.cmpi ugt, %[[IT]], %c0
@@ -437,7 +396,7 @@ tile.kernel @ws_tf32_transposed(%A: memref<?x?xf32> {tile.multiple_of = 8}, %B: 
 
 // -----
 
-// Without TMA copies nobody rounds a tf32 wgmma gemm's tiles.
+// Without TMA copies nothing rounds a tf32 wgmma gemm's tiles.
 tile.kernel @ws_tf32_not_tma(%A: memref<?x?xf32> {tile.multiple_of = 8}, %B: memref<?x?xf32> {tile.multiple_of = 8}, %Y: memref<8xf32>)
     grid [1] threads [256] {
   %c0 = arith.constant 0 : index
@@ -454,7 +413,7 @@ tile.kernel @ws_tf32_not_tma(%A: memref<?x?xf32> {tile.multiple_of = 8}, %B: mem
     // expected-remark @below {{copied with cp.async, not TMA}}
     memref.store %f, %Y[%c0] : memref<8xf32>
   } consumer(%k, %s) threads 128 {
-    // expected-error @below {{'tile.gemm' op is a tf32 wgmma gemm in the consumer of a 'tile.warp_specialize', whose operand tiles the producer's warps after its first round to tf32 once TMA has filled them; its tiles are not copied by TMA (sm_90a, the producer copying whole tiles from kernel arguments)}}
+    // expected-error @below {{'tile.gemm' op is a tf32 wgmma gemm in the consumer of a 'tile.warp_specialize', whose operand tiles TMA rounds to tf32 on the copy; its tiles are not copied by TMA (sm_90a, the producer copying whole tiles from kernel arguments)}}
     tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>, transpose_b} : memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x32xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
   }
 }

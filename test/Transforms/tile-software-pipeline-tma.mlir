@@ -60,12 +60,15 @@ tile.kernel @rolled_tma(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?
 // registers asynchronously: the loop runs two copies of the body per
 // iteration (step 2, the second under `it + 1 < N`), so consecutive
 // iterations load different registers. Each copy has its barrier, copy
-// issue and wait.
+// issue and wait. Both tiles are copied rounded to tf32 (`round_tf32`:
+// TFLOAT32 tensor maps), so the gemm rounds nothing (tile.tf32_rounded).
 // CHECK-LABEL: tile.kernel @rolled_tma_tf32_transposed
+// CHECK: tile.tma_load %{{.+}} {round_tf32, swizzle = 128 : i64}
+// CHECK-NEXT: tile.tma_load %{{.+}} {round_tf32, swizzle = 128 : i64}
 // CHECK: tile.serial %[[IT:.+]] = %c0{{.*}} to %{{.+}} step %c2 {
 // CHECK-NEXT: tile.barrier
 // CHECK: nvgpu.mbarrier.try_wait.parity
-// CHECK: tile.gemm {{.+}}tile.wgmma_in_flight
+// CHECK: tile.gemm {{.+}}tile.tf32_rounded, tile.wgmma_in_flight
 // CHECK: %[[SECOND:.+]] = arith.addi %[[IT]], %c1
 // CHECK: %[[INSIDE:.+]] = arith.cmpi slt, %[[SECOND]],
 // CHECK: scf.if %[[INSIDE]] {

@@ -147,6 +147,9 @@ struct TensorMapInfo {
   SmallVector<int64_t> box;
   /// Bytes: 0 or 128.
   int64_t swizzle = 0;
+  /// The copies round f32 elements to tf32 (data type TFLOAT32) rather
+  /// than copy their bits.
+  bool roundTF32 = false;
 };
 
 /// What launching a kernel takes beyond its arguments.

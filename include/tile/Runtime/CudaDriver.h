@@ -80,6 +80,9 @@ struct TiledTensorMapSpec {
   std::vector<uint32_t> box;
   /// 0, 32, 64 or 128.
   unsigned swizzleBytes = 0;
+  /// 4-byte f32 elements rounded to tf32 on the way to shared memory (to
+  /// nearest, ties to even: data type TFLOAT32) rather than copied as bits.
+  bool roundTF32 = false;
 };
 
 /// An encoded tensor map (CUtensorMap): 128 bytes, 64-byte aligned.

@@ -1,6 +1,7 @@
 //===- TmaCopies.cpp - tile.tma_load to cp.async.bulk.tensor --------------===//
 //
-// The TMA part of tile-to-gpu: each distinct (argument, box, swizzle) of a
+// The TMA part of tile-to-gpu: each distinct (argument, box, swizzle, tf32
+// rounding) of a
 // kernel's tile.tma_load and tile.tma_store ops becomes a tensor-map
 // parameter of its gpu.func (listed in `tile.tensor_maps` for the
 // launcher, fenced for the tensor-map proxy at entry). Each load becomes
@@ -23,7 +24,7 @@ using namespace mlir::tile;
 
 static TensorMap getTensorMap(TmaLoadOp load) {
   return {cast<BlockArgument>(load.getSource()).getArgNumber(), load.getBox(),
-          static_cast<int64_t>(load.getSwizzle())};
+          static_cast<int64_t>(load.getSwizzle()), load.getRoundTf32()};
 }
 
 static TensorMap getTensorMap(TmaStoreOp store) {

@@ -13,21 +13,27 @@
 
 namespace mlir::tile {
 
-/// One tensor map: a kernel argument cut into boxes, swizzled or not.
+/// One tensor map: a kernel argument cut into boxes, swizzled or not, its
+/// f32 elements rounded to tf32 on the way or copied as bits.
 struct TensorMap {
   unsigned argument;
   SmallVector<int64_t> box;
   int64_t swizzle;
+  bool roundTF32 = false;
 
   bool operator==(const TensorMap &other) const {
     return argument == other.argument && box == other.box &&
-           swizzle == other.swizzle;
+           swizzle == other.swizzle && roundTF32 == other.roundTF32;
   }
+  /// `tf32` only where the map rounds, so that other maps read as before.
   DictionaryAttr toAttr(Builder &builder) const {
-    return builder.getDictionaryAttr(
-        {builder.getNamedAttr("argument", builder.getI64IntegerAttr(argument)),
-         builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(box)),
-         builder.getNamedAttr("swizzle", builder.getI64IntegerAttr(swizzle))});
+    SmallVector<NamedAttribute, 4> fields = {
+        builder.getNamedAttr("argument", builder.getI64IntegerAttr(argument)),
+        builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(box)),
+        builder.getNamedAttr("swizzle", builder.getI64IntegerAttr(swizzle))};
+    if (roundTF32)
+      fields.push_back(builder.getNamedAttr("tf32", builder.getUnitAttr()));
+    return builder.getDictionaryAttr(fields);
   }
 };
 

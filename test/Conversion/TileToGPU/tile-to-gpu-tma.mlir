@@ -42,6 +42,25 @@ tile.kernel @tma(%A: memref<?x?xf16>, %B: memref<?x?xf16>) grid [1] threads [128
 
 // -----
 
+// A copy that rounds f32 to tf32 (`round_tf32`) reads a map of its own,
+// marked `tf32` (the launcher encodes it with the TFLOAT32 data type),
+// beside the one that copies the same box's bits.
+// CHECK-LABEL: func.func @tma_tf32
+// CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64, tf32}, {argument = 0 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}]
+// CHECK: gpu.func @tma_tf32(%{{.+}}: memref<?x?xf32>, %[[ROUNDED:.+]]: !llvm.ptr, %[[BITS:.+]]: !llvm.ptr) kernel
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[ROUNDED]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[BITS]]
+tile.kernel @tma_tf32(%A: memref<?x?xf32>) grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared {swizzle = 128, alignment = 1024} : memref<64x32xf32, #gpu.address_space<workgroup>>
+  tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] {round_tf32, swizzle = 128} : memref<?x?xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  tile.tma_load %A[%c0, %c0] to %Bs, %bars[%c0] {swizzle = 128} : memref<?x?xf32> to memref<64x32xf32, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
 // A 2-D tile of one head of a [heads, seq, d] argument: the box is one
 // element along the head (box [1, 64, 64]), and each 128-byte panel one
 // 3-D TMA load whose coordinates are innermost first (column, row, head).

@@ -1406,6 +1406,16 @@ tile.kernel @tma_target_rank(%A: memref<64x64xf16>) grid [1] threads [32] {
 
 // -----
 
+tile.kernel @tma_round_tf32_f16(%A: memref<64x64xf16>) grid [1] threads [32] {
+  %c0 = arith.constant 0 : index
+  %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  %As = tile.alloc_shared : memref<32x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.tma_load' op rounds to tf32 only f32 elements, not 'f16'}}
+  tile.tma_load %A[%c0, %c0] to %As, %bars[%c0] {round_tf32} : memref<64x64xf16> to memref<32x64xf16, #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+}
+
+// -----
+
 tile.kernel @tma_source_not_argument(%A: memref<64x64xf16>) grid [1] threads [32] {
   %c0 = arith.constant 0 : index
   %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>

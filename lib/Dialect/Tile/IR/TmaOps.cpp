@@ -131,6 +131,9 @@ LogicalResult TmaLoadOp::verify() {
   if (std::optional<std::string> error =
           getTmaTileError(source, getTarget().getType(), getSwizzle()))
     return emitOpError("cannot copy with TMA: ") << *error;
+  if (getRoundTf32() && !source.getElementType().isF32())
+    return emitOpError("rounds to tf32 only f32 elements, not ")
+           << source.getElementType();
   return success();
 }
 

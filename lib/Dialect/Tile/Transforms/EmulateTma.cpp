@@ -8,7 +8,8 @@
 //     v = in bounds ? source[x0 + i0, x1 + i1] : 0
 //                     (source[y, x0 + i0, x1 + i1] with a leading dimension
 //                     the target lacks)
-//     target[i0, i1] = v                (logical; swizzled later)
+//     target[i0, i1] = v                (logical; swizzled later; v
+//                                        rounded to tf32 with round_tf32)
 //   nvvm.mbarrier.complete_tx &barriers[id], bytes
 //
 // so that a TMA pipeline runs on the CPU with the GPU's synchronization
@@ -18,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/Tile/Transforms/FragmentLowering.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -98,8 +100,10 @@ static void emulate(TmaLoadOp load) {
                            ValueRange{arith::ConstantOp::create(
                                builder, loc, builder.getZeroAttr(element))});
     }
-    memref::StoreOp::create(builder, loc, read.getResult(0), load.getTarget(),
-                            positions);
+    Value value = read.getResult(0);
+    if (load.getRoundTf32())
+      value = roundToTF32(builder, loc, value);
+    memref::StoreOp::create(builder, loc, value, load.getTarget(), positions);
   }
   int64_t bytes = target.getNumElements() * element.getIntOrFloatBitWidth() / 8;
   Value address = nvgpu::MBarrierGetOp::create(

@@ -48,8 +48,10 @@ namespace {
 class MmaSyncEmitter {
 public:
   MmaSyncEmitter(OpBuilder &builder, GemmOp gemm,
-                 const FragmentRegisters *aRegisters, Value thread)
-      : b(builder), loc(gemm.getLoc()), gemm(gemm), aRegisters(aRegisters) {
+                 const FragmentRegisters *aRegisters, Value thread,
+                 bool nativeNearestEven)
+      : b(builder), loc(gemm.getLoc()), gemm(gemm), aRegisters(aRegisters),
+        nativeNearestEven(nativeNearestEven) {
     ArrayRef<int64_t> warps = *gemm.getWarps();
     warpsN = warps[1];
     warpRows = gemm.getM() / warps[0];
@@ -298,13 +300,11 @@ private:
                                      : SmallVector<Value>{k, j};
     return toTF32(memref::LoadOp::create(b, loc, gemm.getB(), indices));
   }
-  /// The tf32 register of an f32: cvt.rna.tf32.f32, rounded to nearest
-  /// (ties away) as the scalar lowering does (the tensor cores would
-  /// otherwise truncate); one instruction, NaN kept.
+  /// The tf32 register of an f32, rounded to nearest with ties to even as
+  /// the scalar lowering does (the tensor cores would otherwise truncate):
+  /// cvt.rn.tf32.f32 from sm_90 on, integer operations before.
   Value toTF32(Value value) {
-    return NVVM::ConvertFloatToTF32Op::create(
-        b, loc, b.getI32Type(), value, NVVM::FPRoundingMode::RNA,
-        NVVM::SaturationMode::NONE, /*relu=*/false);
+    return convertToTF32Bits(b, loc, value, nativeNearestEven);
   }
 
   /// The tf32 A tile (16 x 8): a0 (g, k_q), a1 (g+8, k_q), a2 (g, k_{q+4}),
@@ -340,6 +340,7 @@ private:
   GemmOp gemm;
   /// A's registers when A is a fragment, else null.
   const FragmentRegisters *aRegisters;
+  bool nativeNearestEven;
   int64_t warpsN, warpRows, warpCols, tilesM, tilesN, kStep;
   Type elementType, accType;
   bool tf32;
@@ -370,8 +371,8 @@ static LogicalResult checkLdMatrixRows(GemmOp gemm, Value tile,
 
 LogicalResult tile::lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
                                        const FragmentRegisters &c,
-                                       const FragmentRegisters *a,
-                                       Value thread) {
+                                       const FragmentRegisters *a, Value thread,
+                                       StringRef chip) {
   if (!gemm.getWarps())
     return gemm.emitOpError("has no warp grid: run tile-infer-layouts first");
   ArrayRef<int64_t> warps = *gemm.getWarps();
@@ -388,5 +389,7 @@ LogicalResult tile::lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
   if (!tf32 && ((!a && failed(checkLdMatrixRows(gemm, gemm.getA(), "A"))) ||
                 failed(checkLdMatrixRows(gemm, gemm.getB(), "B"))))
     return failure();
-  return MmaSyncEmitter(builder, gemm, a, thread).emit(c);
+  return MmaSyncEmitter(builder, gemm, a, thread,
+                        hasNearestEvenTF32Conversion(chip))
+      .emit(c);
 }

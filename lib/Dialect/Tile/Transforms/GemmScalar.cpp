@@ -37,8 +37,16 @@ Value tile::roundToTF32(OpBuilder &builder, Location loc, Value value) {
     return arith::ConstantOp::create(builder, loc, bitsType, attribute);
   };
   Value bits = arith::BitcastOp::create(builder, loc, bitsType, value);
+  // bits + 0xfff + (bit 13 of bits): a dropped part above half carries
+  // into the kept part, exactly half only when the kept part is odd.
+  Value lowestKept = arith::AndIOp::create(
+      builder, loc, arith::ShRUIOp::create(builder, loc, bits, splat(13)),
+      splat(1));
   Value rounded = arith::AndIOp::create(
-      builder, loc, arith::AddIOp::create(builder, loc, bits, splat(0x1000)),
+      builder, loc,
+      arith::AddIOp::create(
+          builder, loc, arith::AddIOp::create(builder, loc, bits, splat(0xfff)),
+          lowestKept),
       splat(static_cast<int32_t>(0xffffe000)));
   // A NaN stays a NaN (the carry could make it an infinity or a zero).
   Value isNaN = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO,
@@ -46,6 +54,23 @@ Value tile::roundToTF32(OpBuilder &builder, Location loc, Value value) {
   return arith::SelectOp::create(
       builder, loc, isNaN, value,
       arith::BitcastOp::create(builder, loc, value.getType(), rounded));
+}
+
+Value tile::convertToTF32Bits(OpBuilder &builder, Location loc, Value value,
+                              bool nativeNearestEven) {
+  if (nativeNearestEven)
+    return NVVM::ConvertFloatToTF32Op::create(
+        builder, loc, builder.getI32Type(), value, NVVM::FPRoundingMode::RN,
+        NVVM::SaturationMode::NONE, /*relu=*/false);
+  return arith::BitcastOp::create(builder, loc, builder.getI32Type(),
+                                  roundToTF32(builder, loc, value));
+}
+
+bool tile::hasNearestEvenTF32Conversion(StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 90;
 }
 
 /// Element (row, k) of a fragment A operand, read by the thread holding C's

@@ -29,7 +29,9 @@
 // and drop the low 13 mantissa bits; tile.gemm rounds to nearest (as the
 // mma.sync and scalar lowerings do), so the descriptor operands are first
 // rounded in place (barrier; each thread rounds its share with
-// cvt.rna.tf32.f32; fence.proxy.async; barrier). The instruction reads
+// cvt.rn.tf32.f32; fence.proxy.async; barrier), unless TMA rounded them on
+// the copy (tile.tf32_rounded: tile-lower-warp-specialize's consumers, whose
+// tiles a TFLOAT32 tensor map fills). The instruction reads
 // tf32 only K-major from shared memory, so with B stored K x N the product
 // is computed transposed, C^T = B^T A^T: the warp groups split N, A (M x K,
 // K-major) is the instruction's B operand through a descriptor, and B^T is
@@ -40,8 +42,8 @@
 // PTX with the accumulators tied. Its registers are read asynchronously:
 // a rolled pipeline that leaves such a gemm in flight has two copies of
 // its body per loop iteration, so that the registers of consecutive
-// iterations differ (tile-software-pipeline). C's layout is then the transposed accumulator layout of the N x M
-// product (getTransposedLayout).
+// iterations differ (tile-software-pipeline). C's layout is then the transposed
+// accumulator layout of the N x M product (getTransposedLayout).
 //
 // The accumulator of instruction j (columns [j n, (j+1) n)) of warp w holds
 // d[i] at row 16 (w mod 4) + l / 4 + 8 ((i mod 4) / 2), column
@@ -303,8 +305,8 @@ public:
     int64_t perInstruction = instructionN / 2;
 
     bool tf32 = elementType.isF32();
-    // Unless other threads have rounded the descriptor operands already (a
-    // warp-specialized producer's, which fenced them too).
+    // Unless TMA has rounded the operand tiles on the copy (a
+    // warp-specialized consumer's).
     bool roundsInPlace = tf32 && !gemm->hasAttr(kTF32RoundedAttr);
     if (roundsInPlace) {
       // Nobody reads the tiles any more when they are rewritten.
@@ -463,12 +465,10 @@ private:
     return false;
   }
 
-  /// cvt.rna.tf32.f32: the tf32 bits of `value`, rounded to nearest (ties
-  /// away), as the scalar and mma.sync lowerings round.
+  /// cvt.rn.tf32.f32: the tf32 bits of `value`, rounded to nearest (ties
+  /// to even), as the scalar and mma.sync lowerings and TMA round.
   Value toTF32(Value value) {
-    return NVVM::ConvertFloatToTF32Op::create(
-        b, loc, b.getI32Type(), value, NVVM::FPRoundingMode::RNA,
-        NVVM::SaturationMode::NONE, /*relu=*/false);
+    return convertToTF32Bits(b, loc, value, /*nativeNearestEven=*/true);
   }
 
   /// Rounds the f32 tile of `operand` to tf32 in place, the block's threads
@@ -542,8 +542,10 @@ private:
   }
 
   /// The registers of B^T (N x K, from B stored K x N) for the K step at
-  /// `k0`: the m64nNk8 tf32 A fragment of this thread's warp, rounded.
+  /// `k0`: the m64nNk8 tf32 A fragment of this thread's warp, rounded
+  /// unless B's tile holds tf32 values already.
   SmallVector<Value, 4> loadBTransposed(int64_t k0) {
+    bool rounded = gemm->hasAttr(kTF32RoundedAttr);
     Value g = arith::DivUIOp::create(b, loc, lane, constant(4));
     Value q = arith::RemUIOp::create(b, loc, lane, constant(4));
     Value n = arith::AddIOp::create(
@@ -551,9 +553,12 @@ private:
     Value n8 = arith::AddIOp::create(b, loc, n, constant(8));
     Value k = arith::AddIOp::create(b, loc, q, constant(k0));
     Value k4 = arith::AddIOp::create(b, loc, q, constant(k0 + 4));
-    auto load = [&](Value row, Value column) {
-      return toTF32(
-          memref::LoadOp::create(b, loc, gemm.getB(), ValueRange{row, column}));
+    auto load = [&](Value row, Value column) -> Value {
+      Value value =
+          memref::LoadOp::create(b, loc, gemm.getB(), ValueRange{row, column});
+      if (rounded)
+        return arith::BitcastOp::create(b, loc, b.getI32Type(), value);
+      return toTF32(value);
     };
     return {load(k, n), load(k, n8), load(k4, n), load(k4, n8)};
   }

@@ -774,7 +774,7 @@ private:
                << "or compile with chip=sm_90a";
       return lowerGemmToWgmma(builder, gemm, c, a, thread);
     }
-    return lowerGemmToMmaSync(builder, gemm, c, a, thread);
+    return lowerGemmToMmaSync(builder, gemm, c, a, thread, chip);
   }
 
   KernelOp kernel;

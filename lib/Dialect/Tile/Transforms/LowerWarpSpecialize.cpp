@@ -97,23 +97,15 @@
 // barriers bracket only the issue: in-flight MMAs need no wait before them
 // (kPingpongTurnAttr).
 //
-// A tf32 wgmma gemm of the consumer would round its descriptor operands in
-// place between block barriers (GemmWgmma.cpp). Here the producer's threads
-// after the issuing one's warp (after its first warp group when it has
-// several) do it instead, off the MMAs' path, through one more mbarrier per
-// stage, ready[s] (after full, empty and the handoff's), counting them:
-//
-//   rounders: for it < N: wait full[s] for parity phase
-//               round the stage's descriptor tiles in place (runs of 4)
-//               fence.proxy.async; arrive ready[s]
-//   consumer: wait full[s]; wait ready[s]; gemms (tile.tf32_rounded) ...
-//
-// The rounders cannot lag a phase: full[s] fills again only after the
-// consumer released the stage, which it does after ready[s]. The gemm still
-// rounds B^T's registers when it is transposed (B stored K x N), whose MMAs
-// read them asynchronously: the consumer's loop then runs two iterations
-// per loop iteration, the second under it + 1 < N, as a rolled pipeline
-// does. Without TMA copies a tf32 wgmma gemm in the consumer is an error.
+// A tf32 wgmma gemm of the consumer reads tiles that TMA rounded to tf32 on
+// the copy (`tile.tma_load {round_tf32}`: a TFLOAT32 tensor map, to nearest
+// with ties to even, as cuBLAS's TF32 kernels load theirs), so it rounds
+// nothing itself (tile.tf32_rounded), neither its descriptor tiles nor the
+// registers of B^T when it is transposed (B stored K x N). Those registers
+// are read asynchronously by its MMAs in flight: the consumer's loop then
+// runs two iterations per loop iteration, the second under it + 1 < N, as a
+// rolled pipeline does. Without TMA copies a tf32 wgmma gemm in the
+// consumer is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -207,8 +199,8 @@ static void buildTurnBarrier(OpBuilder &builder, Location loc, Value id,
   barrier->setAttr(kPingpongTurnAttr, builder.getUnitAttr());
 }
 
-/// A gemm on wgmma of f32 tiles (tf32), whose descriptor operands are
-/// rounded to tf32 in place before the MMAs read them.
+/// A gemm on wgmma of f32 tiles (tf32), whose operands must be rounded to
+/// tf32 before the MMAs read them (the tensor cores truncate).
 static bool isTF32Wgmma(GemmOp gemm) {
   return gemm.getLowering() == GemmLowering::wgmma &&
          cast<MemRefType>(gemm.getB().getType()).getElementType().isF32();
@@ -389,10 +381,8 @@ struct Lowering {
   /// through one more mbarrier, barrier 2S.
   bool registerHandoff = false;
   /// The tiles (indices into the op's tiles) that the consumer's tf32 wgmma
-  /// gemms read through descriptors: the producer's threads after its
-  /// first warp round each stage of them to tf32 in place once TMA has
-  /// filled it, and the consumer waits for that (ready[s]).
-  SmallVector<int64_t> roundedTiles;
+  /// gemms read: TMA rounds them to tf32 on the copy.
+  SmallVector<int64_t> tf32Tiles;
   /// The consumer's warp groups take turns issuing their gemms (`pingpong`
   /// on sm_90a, where the gemms are wgmma).
   bool pingpong = false;
@@ -405,22 +395,10 @@ struct Lowering {
   int64_t residentBytes = 0;
 
   int64_t stages() const { return WarpSpecializeOp(op).getStages(); }
-  /// The producer's threads that do not round: its first warp group when
-  /// it has several (the rounders then take whole rows of a tile per round
-  /// of runs, and their swizzled addresses differ by constants), else its
-  /// first warp. The copies' issuing thread is the first.
-  int64_t issuingThreads() const {
-    int64_t producer = WarpSpecializeOp(op).getProducerThreads();
-    return producer >= 2 * kWarpGroupThreads ? kWarpGroupThreads
-                                             : tile::kWarpSize;
-  }
   /// The mbarriers: full[s] is s, empty[s] S + s, the register handoff's
-  /// 2S, ready[s] after them.
-  int64_t readyBarrier(int64_t stage) const {
-    return 2 * stages() + (registerHandoff ? 1 : 0) + stage;
-  }
+  /// 2S, the resident tiles' after them.
   int64_t residentBarrier() const {
-    return readyBarrier(0) + (roundedTiles.empty() ? 0 : stages());
+    return 2 * stages() + (registerHandoff ? 1 : 0);
   }
   int64_t barrierCount() const {
     return residentBarrier() + (residentLoads.empty() ? 0 : 1);
@@ -676,127 +654,6 @@ static std::pair<Value, Value> buildStageAndPhase(OpBuilder &builder,
   return {stage, phase};
 }
 
-/// Rounds the f32 `tiles` to tf32 in place, thread `thread` of `threads`
-/// taking runs of 4 elements (16 bytes: the swizzle moves 16-byte chunks,
-/// so a run stays contiguous) `threads` runs apart. Unrolled, all loads
-/// before all stores (the swizzled addresses do not tell LLVM that they
-/// differ), and when the threads' runs cover whole rows each thread's
-/// runs differ by whole rows, so a swizzled address differs from the first
-/// by a constant.
-static void buildRoundInPlace(OpBuilder &builder, Location loc,
-                              ArrayRef<Value> tiles, Value thread,
-                              int64_t threads) {
-  constexpr int64_t run = 4;
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  Value first = arith::MulIOp::create(builder, loc, thread, constant(run));
-  struct Access {
-    Value tile;
-    SmallVector<Value, 2> indices;
-    Value values;
-  };
-  SmallVector<Access> accesses;
-  // The runs every thread has; a last, partial round of runs goes alone.
-  SmallVector<std::pair<Value, int64_t>> partial;
-  for (Value tile : tiles) {
-    auto type = cast<MemRefType>(tile.getType());
-    int64_t columns = type.getDimSize(1);
-    int64_t runs = type.getNumElements() / run;
-    Value row = arith::DivUIOp::create(builder, loc, first, constant(columns));
-    Value column =
-        arith::RemUIOp::create(builder, loc, first, constant(columns));
-    bool wholeRows = threads * run % columns == 0;
-    for (int64_t step = 0; step * threads < runs; ++step) {
-      int64_t offset = step * threads * run;
-      if ((step + 1) * threads > runs) {
-        partial.push_back({tile, offset});
-        continue;
-      }
-      SmallVector<Value, 2> indices;
-      if (wholeRows) {
-        indices = {arith::AddIOp::create(builder, loc, row,
-                                         constant(offset / columns)),
-                   column};
-      } else {
-        Value linear =
-            arith::AddIOp::create(builder, loc, first, constant(offset));
-        indices = {
-            arith::DivUIOp::create(builder, loc, linear, constant(columns)),
-            arith::RemUIOp::create(builder, loc, linear, constant(columns))};
-      }
-      accesses.push_back({tile, indices, Value()});
-    }
-  }
-  auto vectorType = VectorType::get({run}, builder.getF32Type());
-  for (Access &access : accesses)
-    access.values = vector::LoadOp::create(builder, loc, vectorType,
-                                           access.tile, access.indices);
-  for (Access &access : accesses)
-    vector::StoreOp::create(builder, loc,
-                            roundToTF32(builder, loc, access.values),
-                            access.tile, access.indices);
-  for (auto [tile, offset] : partial) {
-    int64_t columns = cast<MemRefType>(tile.getType()).getDimSize(1);
-    int64_t elements = cast<MemRefType>(tile.getType()).getNumElements();
-    Value linear = arith::AddIOp::create(builder, loc, first, constant(offset));
-    Value inside = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, linear, constant(elements));
-    auto branch = scf::IfOp::create(builder, loc, inside,
-                                    /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(branch.thenBlock()->getTerminator());
-    SmallVector<Value, 2> indices = {
-        arith::DivUIOp::create(builder, loc, linear, constant(columns)),
-        arith::RemUIOp::create(builder, loc, linear, constant(columns))};
-    Value values =
-        vector::LoadOp::create(builder, loc, vectorType, tile, indices);
-    vector::StoreOp::create(builder, loc, roundToTF32(builder, loc, values),
-                            tile, indices);
-  }
-}
-
-/// The producer's threads that round (Lowering::issuingThreads), `threads`
-/// from linear index `first`: for every iteration, once
-/// TMA has filled the stage (full[s]), they round its `roundedTiles` to tf32
-/// in place, fence their writes for the async proxy that wgmma reads
-/// through, and arrive on ready[s], which the consumer waits for.
-static void buildRounders(OpBuilder &builder, Location loc,
-                          const Lowering &plan, Value linear, Value warp,
-                          Value count, Value barriers, int64_t first,
-                          int64_t threads) {
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  Value inRole = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
-                                       warp, constant(first / tile::kWarpSize));
-  auto branch = scf::IfOp::create(builder, loc, inRole,
-                                  /*withElseRegion=*/false);
-  branch->setAttr(kRoleFirstAttr, builder.getI64IntegerAttr(first));
-  branch->setAttr(kRoleThreadsAttr, builder.getI64IntegerAttr(threads));
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(branch.thenBlock()->getTerminator());
-  Value thread = arith::SubIOp::create(builder, loc, linear, constant(first));
-  auto loop = scf::ForOp::create(builder, loc, constant(0), count, constant(1));
-  builder.setInsertionPoint(loop.getBody()->getTerminator());
-  auto [stage, phase] =
-      buildStageAndPhase(builder, loc, loop.getInductionVar(), plan.stages());
-  nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, phase,
-                                         constant(10000000), stage);
-  SmallVector<Value, 2> tiles;
-  for (int64_t index : plan.roundedTiles)
-    tiles.push_back(plan.tiles[index].buildStageView(builder, loc, stage));
-  buildRoundInPlace(builder, loc, tiles, thread, threads);
-  NVVM::FenceProxyOp::create(
-      builder, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(builder.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
-  nvgpu::MBarrierArriveOp::create(
-      builder, loc, barriers,
-      arith::AddIOp::create(builder, loc, stage,
-                            constant(plan.readyBarrier(0))));
-}
-
 /// One iteration `iteration` of a role's loop at the builder's insertion
 /// point: its waits, the role's body on stage `iteration mod S`, its
 /// arrivals.
@@ -826,12 +683,6 @@ static void buildIteration(OpBuilder &builder, Location loc,
   } else {
     nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, phase, ticks,
                                            full);
-    // The stage's tf32 tiles rounded in place as well.
-    if (!plan.roundedTiles.empty())
-      nvgpu::MBarrierTryWaitParityOp::create(
-          builder, loc, barriers, phase, ticks,
-          arith::AddIOp::create(builder, loc, stage,
-                                constant(plan.readyBarrier(0))));
   }
   IRMapping mapping;
   Value value = arith::AddIOp::create(
@@ -864,8 +715,10 @@ static void buildIteration(OpBuilder &builder, Location loc,
     for (CopyOp copy : copies) {
       int64_t which =
           llvm::find(op.getTiles(), copy.getTarget()) - op.getTiles().begin();
-      buildTmaLoad(builder, copy, mapping, barriers, full,
-                   plan.tiles[which].tmaSwizzle);
+      TmaLoadOp load = buildTmaLoad(builder, copy, mapping, barriers, full,
+                                    plan.tiles[which].tmaSwizzle);
+      if (llvm::is_contained(plan.tf32Tiles, which))
+        load.setRoundTf32(true);
     }
     return;
   }
@@ -904,7 +757,7 @@ static void buildIteration(OpBuilder &builder, Location loc,
         // the role).
         if (plan.tma)
           gemm->setAttr(kTmaOperandsAttr, builder.getUnitAttr());
-        // The producer's rounders have rounded its tf32 tiles.
+        // TMA has rounded its tf32 tiles.
         if (isTF32Wgmma(gemm))
           gemm->setAttr(kTF32RoundedAttr, builder.getUnitAttr());
       });
@@ -1036,11 +889,6 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
     if (!plan.consumerEpilogue.empty())
       builder.setInsertionPoint(plan.consumerEpilogue.front());
   }
-  // The producer's other warps round the consumer's tf32 tiles.
-  if (producer && !plan.roundedTiles.empty())
-    buildRounders(builder, loc, plan, linear, warp, count, barriers,
-                  first + plan.issuingThreads(),
-                  threads - plan.issuingThreads());
   // With TMA, the role's first thread produces alone (the others go on to
   // the end of the role).
   if (producer && plan.tma) {
@@ -1139,41 +987,32 @@ static void buildRole(OpBuilder &builder, Location loc, const Lowering &plan,
   }
 }
 
-/// The tiles of `op` that its consumer's tf32 wgmma gemms read through
-/// descriptors, into `plan.roundedTiles`; an error when the producer cannot
-/// round them (no TMA, or an operand from outside the pipeline). The
-/// producer has warp groups (the op's verifier), so warps besides the one
-/// that issues the copies.
+/// The tiles of `op` that its consumer's tf32 wgmma gemms read, into
+/// `plan.tf32Tiles`: TMA rounds them on the copy. An error when it cannot
+/// (no TMA, or an operand from outside the pipeline).
 static LogicalResult planTF32Rounding(WarpSpecializeOp op, Lowering &plan) {
   WalkResult walk = op.getConsumer().walk([&](GemmOp gemm) {
     if (!isTF32Wgmma(gemm))
       return WalkResult::advance();
     auto fail = [&](const Twine &why) {
       gemm.emitOpError("is a tf32 wgmma gemm in the consumer of a "
-                       "'tile.warp_specialize', whose operand tiles the "
-                       "producer's warps after its first round to tf32 once "
-                       "TMA has filled them; ")
+                       "'tile.warp_specialize', whose operand tiles TMA "
+                       "rounds to tf32 on the copy; ")
           << why;
       return WalkResult::interrupt();
     };
     if (!plan.tma)
       return fail("its tiles are not copied by TMA (sm_90a, the producer "
                   "copying whole tiles from kernel arguments)");
-    // The descriptor operands: a transposed product (B stored K x N) loads
-    // and rounds B^T into registers itself (rounding B's tile too made the
-    // rounders the bottleneck: 28 us against 24 on the H100).
-    SmallVector<Value, 2> operands = {gemm.getA()};
-    if (!gemm.isTransposedWgmma())
-      operands.push_back(gemm.getB());
-    for (Value operand : operands) {
+    for (Value operand : {gemm.getA(), gemm.getB()}) {
       auto tiles = op.getTiles();
       auto tile = llvm::find(tiles, operand);
       if (tile == tiles.end())
         return fail("it reads a shared tile that is not one of the "
                     "pipeline's tiles");
       int64_t index = tile - tiles.begin();
-      if (!llvm::is_contained(plan.roundedTiles, index))
-        plan.roundedTiles.push_back(index);
+      if (!llvm::is_contained(plan.tf32Tiles, index))
+        plan.tf32Tiles.push_back(index);
     }
     return WalkResult::advance();
   });
@@ -1297,13 +1136,6 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
                                     constant(op.getConsumerThreads()),
                                     constant(2 * stages),
                                     /*predicate=*/Value());
-    // ready[s]: each rounding thread arrives once its share is rounded.
-    if (!plan.roundedTiles.empty())
-      for (int64_t stage = 0; stage < stages; ++stage)
-        nvgpu::MBarrierInitOp::create(
-            builder, loc, barriers,
-            constant(op.getProducerThreads() - plan.issuingThreads()),
-            constant(plan.readyBarrier(stage)), /*predicate=*/Value());
     if (!plan.residentLoads.empty())
       nvgpu::MBarrierInitOp::create(builder, loc, barriers, constant(1),
                                     constant(plan.residentBarrier()),

@@ -347,6 +347,26 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
                                     constant(stage), /*predicate=*/Value());
     NVVM::FenceMbarrierInitOp::create(builder, loc);
   }
+  // With TMA, the tiles of a tf32 wgmma gemm whose operands are all copied
+  // here are rounded by the copies (TFLOAT32 tensor maps), so the gemm
+  // rounds nothing in place (tile.tf32_rounded).
+  DenseSet<Operation *> roundingCopies;
+  if (tma)
+    loop.getBody().walk([&](GemmOp gemm) {
+      if (gemm.getLowering() != GemmLowering::wgmma ||
+          !cast<MemRefType>(gemm.getB().getType()).getElementType().isF32())
+        return;
+      SmallVector<CopyOp, 2> operandCopies;
+      for (Value operand : {gemm.getA(), gemm.getB()})
+        for (CopyOp copy : plan.copies)
+          if (copy.getTarget() == operand)
+            operandCopies.push_back(copy);
+      if (operandCopies.size() != 2)
+        return;
+      for (CopyOp copy : operandCopies)
+        roundingCopies.insert(copy);
+      gemm->setAttr(kTF32RoundedAttr, UnitAttr::get(gemm.getContext()));
+    });
   // TMA copies of `iteration` into stage `stage`, by thread 0.
   auto issueTmaCopies = [&](Value iteration, Value stage) {
     Value inside = arith::AndIOp::create(
@@ -372,8 +392,10 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
         continue;
       }
       int64_t index = llvm::find(plan.copies, copy) - plan.copies.begin();
-      buildTmaLoad(builder, copy, mapping, barriers, stage,
-                   staged[index].tmaSwizzle);
+      TmaLoadOp load = buildTmaLoad(builder, copy, mapping, barriers, stage,
+                                    staged[index].tmaSwizzle);
+      if (roundingCopies.contains(copy))
+        load.setRoundTf32(true);
     }
   };
   // Copies of `iteration` into stage `stage`.

@@ -51,10 +51,9 @@ constexpr llvm::StringLiteral kWgmmaDeferredAttr =
 /// fence.proxy.async precedes the MMAs.
 constexpr llvm::StringLiteral kTmaOperandsAttr =
     TileDialect::TmaOperandsAttrHelper::getNameStr();
-/// On a tf32 wgmma `tile.gemm` whose descriptor operands other threads have
-/// already rounded to tf32 in place and fenced for the async proxy (the
-/// rounding threads of a warp-specialized producer,
-/// tile-lower-warp-specialize): the gemm rounds none itself.
+/// On a tf32 wgmma `tile.gemm` whose operand tiles TMA rounded to tf32 on
+/// the copy (`tile.tma_load {round_tf32}`, made for a warp-specialized
+/// consumer by tile-lower-warp-specialize): the gemm rounds none itself.
 constexpr llvm::StringLiteral kTF32RoundedAttr =
     TileDialect::Tf32RoundedAttrHelper::getNameStr();
 /// Marks, during tile-lower-fragments, a loop after which the wait for its

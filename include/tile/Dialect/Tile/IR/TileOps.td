@@ -722,6 +722,13 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
     rows wider than 128 bytes are stored in 128-byte panels, and the copy
     issues one TMA load per panel.
 
+    With `round_tf32` (f32 tiles) the copy rounds every element to tf32 on
+    the way, to nearest with ties to even, as cuBLAS's TF32 mode does: the
+    tensor map's data type is TFLOAT32 rather than 32-bit words. The tf32
+    wgmma gemms of a warp-specialized consumer read their tiles so rounded
+    (tile-lower-warp-specialize): the tensor cores themselves drop the low
+    13 mantissa bits of an f32.
+
     ```mlir
     tile.tma_load %A[%m0, %k0] to %As, %barriers[%stage] {swizzle = 128}
         : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -733,7 +740,8 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
                        Arg<AnyStaticShapeMemRef, "tile target",
                            [MemWrite]>:$target,
                        Tile_MBarrierGroup:$barriers, Index:$barrierId,
-                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle,
+                       UnitAttr:$round_tf32);
   let assemblyFormat = [{
     $source `[` $indices `]` `to` $target `,` $barriers `[` $barrierId `]`
     attr-dict `:` type($source) `to` type($target) `,` type($barriers)

@@ -94,18 +94,31 @@ LogicalResult lowerFragmentReduce(OpBuilder &builder, ReduceOp reduce,
                                   const FragmentRegisters &target,
                                   Value thread);
 
-/// Rounds an f32 to tf32 (10 mantissa bits, round to nearest, ties away
-/// from zero, as cvt.rna.tf32.f32): add half of the dropped part, clear it.
-/// `value` is an f32 or a vector of f32.
+/// Rounds an f32 to tf32 (10 mantissa bits, to nearest, ties to even, as
+/// cvt.rn.tf32.f32, TMA's TFLOAT32 copies and cuBLAS's TF32 mode): add
+/// just under half of the dropped part plus the kept part's lowest bit,
+/// clear the dropped part; a NaN stays a NaN. `value` is an f32 or a
+/// vector of f32.
 Value roundToTF32(OpBuilder &builder, Location loc, Value value);
+
+/// The tf32 bits (i32) of the f32 `value`, rounded as roundToTF32 rounds:
+/// with cvt.rn.tf32.f32 where the chip has it (`nativeNearestEven`, sm_90
+/// and later), else with roundToTF32's integer operations.
+Value convertToTF32Bits(OpBuilder &builder, Location loc, Value value,
+                        bool nativeNearestEven);
+
+/// Whether `chip` (sm_XY[a]) has cvt.rn.tf32.f32 (sm_90 and later).
+bool hasNearestEvenTF32Conversion(StringRef chip);
 
 /// Lowers `gemm` to ldmatrix + mma.sync on `c`, the accumulator's
 /// registers, and `a`, A's registers when A is a fragment (else null);
-/// `thread` is the linear thread index. Fails with an error at the op when
-/// the shapes do not fit the instructions.
+/// `thread` is the linear thread index; `chip` decides how tf32 operands
+/// are rounded. Fails with an error at the op when the shapes do not fit
+/// the instructions.
 LogicalResult lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
                                  const FragmentRegisters &c,
-                                 const FragmentRegisters *a, Value thread);
+                                 const FragmentRegisters *a, Value thread,
+                                 StringRef chip);
 
 /// Lowers `gemm` to wgmma.mma_async of warp groups reading A and B from
 /// swizzled shared tiles through descriptors (sm_90a), on `c`, the
