@@ -1,4 +1,5 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: rm -f %t.*.ptx
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.attention_f16_d128.ptx
 // RUN: FileCheck %s --check-prefix=PTX-MATH < %t.attention_f16_d128.ptx

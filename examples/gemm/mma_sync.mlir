@@ -1,4 +1,5 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: rm -f %t.*.ptx
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.gemm_f16.ptx
 // RUN: %if ptxas %{ %ptxas-each %t %}

@@ -1,4 +1,5 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: rm -f %t.*.ptx
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.layer_norm_resident.ptx
 // RUN: FileCheck %s --check-prefix=PTX-8K < %t.layer_norm_resident_8k.ptx

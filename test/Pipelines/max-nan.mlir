@@ -3,6 +3,7 @@
 // compare, NaN test and two selects arith-expand makes of it
 // (tile-math-to-intrinsics runs first). The row maximum of 8 values per
 // thread: 7 maxima in the thread, then 2 across the lanes of a quad.
+// RUN: rm -f %t.*.ptx
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null
 // RUN: FileCheck %s < %t.row_max.ptx
 // RUN: FileCheck %s --check-prefix=EXP2 < %t.exp2.ptx
