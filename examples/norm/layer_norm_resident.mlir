@@ -57,12 +57,13 @@ tile.kernel @layer_norm_resident(%X: memref<?x?xf32> {tile.multiple_of = 4},
   tile.serial %k = %c0 to %chunks step %c1 {
     %c0k = arith.muli %k, %c4096 : index
     tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x4096xf32, #tile.fragment>
-    tile.reduce add %x into %mean dim 1 : memref<1x4096xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
     tile.parallel (%i, %j) in [1, 4096] {
       %v = memref.load %x[%i, %j] : memref<1x4096xf32, #tile.fragment>
       %v2 = arith.mulf %v, %v : f32
       memref.store %v2, %sq[%i, %j] : memref<1x4096xf32, #tile.fragment>
     }
+    // Side by side, the two sums share one trip through shared memory.
+    tile.reduce add %x into %mean dim 1 : memref<1x4096xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
     tile.reduce add %sq into %rstd dim 1 : memref<1x4096xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
   }
   // The sums become the mean and 1 / sqrt(var + eps).
@@ -146,12 +147,13 @@ tile.kernel @layer_norm_resident_8k(%X: memref<?x?xf32> {tile.multiple_of = 4},
   tile.serial %k = %c0 to %chunks step %c1 {
     %c0k = arith.muli %k, %c8192 : index
     tile.copy %X[%r0, %c0k] to %x : memref<?x?xf32> to memref<1x8192xf32, #tile.fragment>
-    tile.reduce add %x into %mean dim 1 : memref<1x8192xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
     tile.parallel (%i, %j) in [1, 8192] {
       %v = memref.load %x[%i, %j] : memref<1x8192xf32, #tile.fragment>
       %v2 = arith.mulf %v, %v : f32
       memref.store %v2, %sq[%i, %j] : memref<1x8192xf32, #tile.fragment>
     }
+    // Side by side, the two sums share one trip through shared memory.
+    tile.reduce add %x into %mean dim 1 : memref<1x8192xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
     tile.reduce add %sq into %rstd dim 1 : memref<1x8192xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
   }
   // The sums become the mean and 1 / sqrt(var + eps).

@@ -36,6 +36,95 @@ tile.kernel @rows_over_block(%X: memref<4x64xf32>, %Y: memref<4xf32>) grid [1] t
 
 // -----
 
+// Two reductions in a row that do not read each other's results (a layer
+// norm's sum and sum of squares, here a sum and a maximum) share their trip
+// through shared memory: both shuffle trees, then both partials into one
+// buffer of 2 x 64 slots, one barrier, both combined, one barrier (in a
+// loop) for the two. The sum's slots come first; each result goes to its
+// own target.
+// CHECK-LABEL: tile.kernel @two_reductions
+// CHECK-DAG: %[[SCRATCH:.+]] = tile.alloc_shared : memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[SUM:.+]] = tile.alloc_local : memref<1xf32>
+// CHECK-DAG: %[[MAX:.+]] = tile.alloc_local : memref<1xf32>
+// CHECK: tile.serial
+// CHECK-COUNT-10: gpu.shuffle  xor
+// CHECK-NOT: tile.barrier
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK-NOT: tile.barrier
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK-NEXT: tile.barrier
+// CHECK-NOT: tile.barrier
+// CHECK: arith.addf
+// CHECK-NOT: tile.barrier
+// CHECK: arith.maximumf
+// CHECK: tile.barrier
+// CHECK-NOT: tile.barrier
+// CHECK: memref.store %{{.*}}, %[[SUM]]
+// CHECK: memref.store %{{.*}}, %[[MAX]]
+// CHECK-NOT: tile.barrier
+// CHECK: tile.copy %[[SUM]]
+tile.kernel @two_reductions(%X: memref<1x64xf32>, %Y: memref<1xf32>, %Z: memref<1xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %sum = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %max = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [1, 64], threads = 64, registers = 1, map = (d0, d1) -> (d1, d0)>} : memref<1x64xf32, #tile.fragment>
+  tile.serial %k = %c0 to %c4 step %c1 {
+    tile.copy %X[%c0, %c0] to %x : memref<1x64xf32> to memref<1x64xf32, #tile.fragment>
+    tile.reduce add %x into %sum dim 1 clear : memref<1x64xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+    tile.reduce max %x into %max dim 1 clear : memref<1x64xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  }
+  tile.copy %sum to %Y[%c0] : memref<1xf32, #tile.fragment> to memref<1xf32>
+  tile.copy %max to %Z[%c0] : memref<1xf32, #tile.fragment> to memref<1xf32>
+}
+
+// -----
+
+// A reduction of what the one before it wrote goes on its own: two trips
+// through shared memory (each row over 64 threads, two warps; then the 4
+// row sums over the 4 groups of two warps), each with its buffer and
+// barrier.
+// CHECK-LABEL: tile.kernel @dependent_reductions
+// CHECK-DAG: %[[FIRST:.+]] = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[SECOND:.+]] = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.+}}, %[[SECOND]]
+// CHECK-NEXT: tile.barrier
+// CHECK: memref.store %{{.+}}, %[[FIRST]]
+// CHECK-NEXT: tile.barrier
+// CHECK-NOT: tile.barrier
+tile.kernel @dependent_reductions(%X: memref<4x512xf32>, %Y: memref<1xf32>) grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %rows = tile.alloc_fragment : memref<4xf32, #tile.fragment>
+  %total = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  %x = tile.alloc_fragment {layout = #tile.layout<shape = [4, 512], threads = 256, registers = 8, map = (d0, d1) -> (d0 floordiv 64, (d0 mod 64) * 8 + d1)>} : memref<4x512xf32, #tile.fragment>
+  tile.copy %X[%c0, %c0] to %x : memref<4x512xf32> to memref<4x512xf32, #tile.fragment>
+  tile.reduce add %x into %rows dim 1 clear : memref<4x512xf32, #tile.fragment> into memref<4xf32, #tile.fragment>
+  tile.reduce add %rows into %total dim 0 clear : memref<4xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  tile.copy %total to %Y[%c0] : memref<1xf32, #tile.fragment> to memref<1xf32>
+}
+
+// A row vector that every thread holds whole (a replicated source) is
+// reduced within each thread: its copies are not added together (they
+// were, 64 times over, before 2026-11-29).
+// CHECK-LABEL: tile.kernel @replicated_source
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: tile.barrier
+// CHECK: arith.addf
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: tile.barrier
+// CHECK: tile.copy
+tile.kernel @replicated_source(%X: memref<2xf32>, %Y: memref<1xf32>) grid [1] threads [64] {
+  %c0 = arith.constant 0 : index
+  %row = tile.alloc_fragment {layout = #tile.layout<shape = [2], threads = 64, registers = 2, map = (d0, d1) -> (d1)>} : memref<2xf32, #tile.fragment>
+  %total = tile.alloc_fragment : memref<1xf32, #tile.fragment>
+  tile.copy %X[%c0] to %row : memref<2xf32> to memref<2xf32, #tile.fragment>
+  tile.reduce add %row into %total dim 0 clear : memref<2xf32, #tile.fragment> into memref<1xf32, #tile.fragment>
+  tile.copy %total to %Y[%c0] : memref<1xf32, #tile.fragment> to memref<1xf32>
+}
+
+// -----
+
 // The mma accumulator of one warp (m16n8): a row is held by the 4 lanes of
 // a quad, 2 registers each, so each thread first adds its 2 registers per
 // row (2 rows: 2 slots), then 2 shuffles (xor 2, 1) per slot: no shared

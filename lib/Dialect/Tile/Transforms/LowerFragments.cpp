@@ -202,15 +202,20 @@ public:
         users.push_back(op);
       return WalkResult::advance();
     });
-    for (Operation *op : users) {
+    for (size_t index = 0; index < users.size(); ++index) {
+      Operation *op = users[index];
       OpBuilder opBuilder(op);
       runningThreads = getThreadGroup(op).count;
+      // Reductions lowered with `op` (the ones right after it).
+      SmallVector<Operation *> lowered;
       // A fragment of a pipeline's consumer role lives in the block's first
       // threads: outside the role, the others skip the ops on it.
+      bool guarded = false;
       if (FailureOr<std::optional<int64_t>> owners = getOwnerThreads(op);
           failed(owners)) {
         return failure();
       } else if (*owners) {
+        guarded = true;
         runningThreads = **owners;
         Value owns = arith::CmpIOp::create(
             opBuilder, op->getLoc(), arith::CmpIPredicate::ult, thread,
@@ -254,19 +259,18 @@ public:
                 return success();
               })
               .Case([&](ReduceOp reduce) -> LogicalResult {
-                auto source = registers.find(reduce.getSource());
-                auto target = registers.find(reduce.getTarget());
-                if (source == registers.end() || target == registers.end())
-                  return reduce.emitOpError(
-                      "reduces a fragment that is not a "
-                      "'tile.alloc_fragment' into another");
-                return lowerFragmentReduce(opBuilder, reduce, source->second,
-                                           target->second, thread);
+                FailureOr<SmallVector<FragmentReduction>> group =
+                    collectReductions(reduce, guarded, users, index, lowered);
+                if (failed(group))
+                  return failure();
+                return lowerFragmentReduces(opBuilder, *group, thread);
               })
               .Default([](Operation *) { return failure(); });
       if (failed(result))
         return failure();
       op->erase();
+      for (Operation *follower : lowered)
+        follower->erase();
     }
     for (AllocFragmentOp alloc : allocations) {
       if (!alloc.getResult().use_empty()) {
@@ -747,6 +751,49 @@ private:
       accumulators.push_back(&registers[fragment]);
     buildWgmmaWaitForRegisters(builder, wait.getLoc(), wait.getPending(),
                                accumulators);
+  }
+
+  /// `reduce` and the reductions right after it that can share its trip
+  /// through shared memory (the ops that follow it directly in its block,
+  /// each reading no fragment that an earlier one of them writes), for
+  /// lowerFragmentReduces; `index` advances past them in `users`, and
+  /// `lowered` receives them. A reduction under a role's guard (`guarded`)
+  /// goes alone.
+  FailureOr<SmallVector<FragmentReduction>>
+  collectReductions(ReduceOp reduce, bool guarded, ArrayRef<Operation *> users,
+                    size_t &index, SmallVectorImpl<Operation *> &lowered) {
+    SmallVector<FragmentReduction> group;
+    auto registersOf = [&](ReduceOp op) -> std::optional<FragmentReduction> {
+      auto source = registers.find(op.getSource());
+      auto target = registers.find(op.getTarget());
+      if (source == registers.end() || target == registers.end())
+        return std::nullopt;
+      return FragmentReduction{op, &source->second, &target->second};
+    };
+    std::optional<FragmentReduction> first = registersOf(reduce);
+    if (!first)
+      return reduce.emitOpError("reduces a fragment that is not a "
+                                "'tile.alloc_fragment' into another");
+    group.push_back(*first);
+    while (!guarded && index + 1 < users.size()) {
+      auto next = dyn_cast<ReduceOp>(users[index + 1]);
+      if (!next || group.back().op->getNextNode() != next.getOperation())
+        break;
+      if (llvm::any_of(group, [&](FragmentReduction earlier) {
+            return earlier.op.getTarget() == next.getSource();
+          }))
+        break;
+      FailureOr<std::optional<int64_t>> owners = getOwnerThreads(next);
+      if (failed(owners) || *owners)
+        break;
+      std::optional<FragmentReduction> follower = registersOf(next);
+      if (!follower)
+        break;
+      group.push_back(*follower);
+      lowered.push_back(next);
+      ++index;
+    }
+    return group;
   }
 
   LogicalResult lowerGemm(OpBuilder &builder, GemmOp gemm) {

@@ -83,16 +83,25 @@ void copyOutThroughTma(OpBuilder &builder, CopyOp copy,
                        const FragmentRegisters &fragment, Value thread,
                        int64_t threads);
 
-/// Lowers `reduce` of the fragment `source` into the fragment `target`:
-/// each thread combines its own registers of a row, then xor shuffles
-/// combine the lanes that share the row, and shared memory the warps that
-/// do (`thread` is the linear thread index). Fails with an error at the op
-/// when the target's layout is not the source's reduced one or the threads
-/// sharing a row are not whole bit fields of the thread index.
-LogicalResult lowerFragmentReduce(OpBuilder &builder, ReduceOp reduce,
-                                  const FragmentRegisters &source,
-                                  const FragmentRegisters &target,
-                                  Value thread);
+/// A `tile.reduce` of the fragment `source` into the fragment `target`.
+struct FragmentReduction {
+  ReduceOp op;
+  const FragmentRegisters *source;
+  const FragmentRegisters *target;
+};
+
+/// Lowers `reductions` (consecutive `tile.reduce` ops, none reading what
+/// an earlier one writes): for each, every thread combines its own
+/// registers of a row, then xor shuffles combine the lanes that share the
+/// row; the warps that share a row then meet in shared memory, the
+/// reductions whose threads meet alike in one buffer behind one barrier,
+/// and each result goes into its target (`thread` is the linear thread
+/// index). Fails with an error at an op when the target's layout is not
+/// the source's reduced one or the threads sharing a row are not whole bit
+/// fields of the thread index.
+LogicalResult lowerFragmentReduces(OpBuilder &builder,
+                                   ArrayRef<FragmentReduction> reductions,
+                                   Value thread);
 
 /// Rounds an f32 to tf32 (10 mantissa bits, to nearest, ties to even, as
 /// cvt.rn.tf32.f32, TMA's TFLOAT32 copies and cuBLAS's TF32 mode): add
