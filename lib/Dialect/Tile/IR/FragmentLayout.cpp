@@ -598,7 +598,7 @@ bool tile::isSameDistribution(LayoutAttr a, LayoutAttr b) {
 RegisterSlots tile::getRegisterSlots(LayoutAttr layout) {
   int64_t threads = layout.getThreads(), registers = layout.getRegisters();
   RegisterSlots slots;
-  if (threads * registers == layout.getNumElements()) {
+  if (!layout.isReplicated()) {
     for (int64_t reg = 0; reg < registers; ++reg) {
       slots.slotOf.push_back(reg);
       slots.representative.push_back(reg);
@@ -626,7 +626,7 @@ RegisterSlots tile::getRegisterSlots(LayoutAttr layout) {
 
 std::optional<int64_t> tile::getReplicatedThreadBits(LayoutAttr layout) {
   int64_t threads = layout.getThreads(), registers = layout.getRegisters();
-  if (threads * registers == layout.getNumElements())
+  if (!layout.isReplicated())
     return 0;
   std::shared_ptr<const std::vector<int64_t>> heldElements =
       getHeldElements(layout);
@@ -757,7 +757,7 @@ std::optional<LaneExchange> tile::getLaneExchange(LayoutAttr layout,
   int64_t registers = layout.getRegisters();
   if (run < 1 || widerRun <= run || widerRun % run != 0 ||
       !llvm::isPowerOf2_64(widerRun / run) || registers % run != 0 ||
-      threads * registers != layout.getNumElements())
+      layout.isReplicated())
     return std::nullopt;
   int64_t lanes = widerRun / run;
   int64_t runs = registers / run;

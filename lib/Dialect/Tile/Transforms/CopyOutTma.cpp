@@ -76,7 +76,7 @@ tile::whyNotCopyOutThroughTma(CopyOp copy, const FragmentRegisters &fragment,
       fragmentType.getElementType() != element)
     return std::string("the fragment's elements are not f32");
   LayoutAttr layout = fragment.layout;
-  if (layout.getThreads() * layout.getRegisters() > layout.getNumElements())
+  if (layout.isReplicated())
     return std::string("the fragment is replicated");
   if (type.getRank() != 2)
     return std::string("the target is not 2-D");

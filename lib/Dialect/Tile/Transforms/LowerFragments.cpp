@@ -98,11 +98,6 @@ SmallVector<Value> FragmentRegisters::coordinates(OpBuilder &builder,
   return result;
 }
 
-/// True when `layout` holds some element in several registers.
-static bool isReplicated(LayoutAttr layout) {
-  return layout.getThreads() * layout.getRegisters() > layout.getNumElements();
-}
-
 /// The shape of the per-thread buffer of `layout` (see FragmentRegisters).
 static SmallVector<int64_t> getRegisterShape(LayoutAttr layout, int64_t run) {
   int64_t rank = layout.getShape().size();
@@ -416,7 +411,7 @@ private:
   /// copies are those of any layout: a layer norm's weight then loads in
   /// 16-byte vectors, not element by element.
   const RegisterSlots *getSharedSlots(LayoutAttr layout) {
-    if (!isReplicated(layout))
+    if (!layout.isReplicated())
       return nullptr;
     const RegisterSlots &slots = getSlots(layout);
     if (slots.size() == layout.getRegisters())
@@ -688,7 +683,7 @@ private:
     // writes 16 bytes (f16 4096^3 on wgmma: 211 -> 191 us on the H100, the
     // 4-byte stores took a tenth of the kernel). Into shared memory, the
     // shuffles would cost more than the stores they save.
-    if (fromFragment && !isReplicated(fragment.layout) &&
+    if (fromFragment && !fragment.layout.isReplicated() &&
         getMemorySpace(cast<MemRefType>(memory.getType())) ==
             MemorySpace::Global) {
       int64_t bytes = getBufferElementBytes(memoryElement);

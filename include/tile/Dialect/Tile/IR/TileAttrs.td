@@ -95,6 +95,11 @@ def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
                                                 int64_t registerIndex) const;
     /// The number of elements of the tile.
     int64_t getNumElements() const;
+    /// Whether some element is held more than once (by several threads or
+    /// in several registers): more (thread, register) pairs than elements.
+    bool isReplicated() const {
+      return getThreads() * getRegisters() > getNumElements();
+    }
   }];
 }
 
