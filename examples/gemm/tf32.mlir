@@ -18,8 +18,10 @@
 // mma.sync m16n8k8. The reference rounds the inputs the same way.
 // H100, 2026-11-26: 23.81 us, 90 TFLOP/s (25.34 before the operand loads
 // became free of bank conflicts); cuBLAS TF32 21.25 us in the same call
-// (0.89x): the target (faster than cuBLAS) is not met yet; with 128 tiles
-// for 132 SMs each scheduler has one warp (docs/benchmarks.md).
+// (0.89x); with 128 tiles for 132 SMs each scheduler has one warp. H200,
+// 2026-11-29 (cvt.rn.tf32.f32): 22.8-23.1 us, cuBLAS TF32 19.9-20.9; the
+// wgmma kernels beat cuBLAS there (gemm_tf32_wgmma below, tf32_ws.mlir;
+// docs/benchmarks.md, "TF32 rounded by TMA").
 
 // CHECK-LABEL: tile.kernel @gemm_tf32
 tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
