@@ -98,7 +98,8 @@ tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?
 // PTX: mbarrier.arrive.expect_tx.shared.b64
 // PTX: cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes
 // PTX: mbarrier.try_wait.parity.shared.b64
-// PTX: fence.proxy.async.shared::cta
+// Only TMA wrote the operands: no fence.proxy.async before the MMAs.
+// PTX-NOT: fence.proxy.async.shared::cta
 // PTX: wgmma.fence.sync.aligned
 // PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PTX: wgmma.commit_group.sync.aligned

@@ -29,7 +29,7 @@
 // CHECK: %[[ROUND:.+]] = arith.divui %[[IT]], %c4
 // CHECK: %[[PARITY:.+]] = arith.trunci
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[STAGE]]], %[[PARITY]]
-// CHECK: tile.gemm {{.+}}tile.wgmma_in_flight
+// CHECK: tile.gemm {{.+}}tile.tma_operands, tile.wgmma_in_flight
 // CHECK-NOT: nvvm.cp.async
 // CHECK: tile.copy
 // The barrier insertion adds nothing: the TMA writes of a stage are
@@ -68,7 +68,7 @@ tile.kernel @rolled_tma(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?
 // CHECK: tile.serial %[[IT:.+]] = %c0{{.*}} to %{{.+}} step %c2 {
 // CHECK-NEXT: tile.barrier
 // CHECK: nvgpu.mbarrier.try_wait.parity
-// CHECK: tile.gemm {{.+}}tile.tf32_rounded, tile.wgmma_in_flight
+// CHECK: tile.gemm {{.+}}tile.tf32_rounded, tile.tma_operands, tile.wgmma_in_flight
 // CHECK: %[[SECOND:.+]] = arith.addi %[[IT]], %c1
 // CHECK: %[[INSIDE:.+]] = arith.cmpi slt, %[[SECOND]],
 // CHECK: scf.if %[[INSIDE]] {

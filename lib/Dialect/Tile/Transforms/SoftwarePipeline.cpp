@@ -82,6 +82,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "tile/Dialect/Tile/Analysis/PipelinePlan.h"
+#include "tile/Dialect/Tile/IR/MemorySpaces.h"
 #include "tile/Dialect/Tile/IR/Swizzle.h"
 #include "tile/Dialect/Tile/Transforms/Distribution.h"
 #include "tile/Dialect/Tile/Transforms/LoopUtils.h"
@@ -347,21 +348,29 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
                                     constant(stage), /*predicate=*/Value());
     NVVM::FenceMbarrierInitOp::create(builder, loc);
   }
-  // With TMA, the tiles of a tf32 wgmma gemm whose operands are all copied
-  // here are rounded by the copies (TFLOAT32 tensor maps), so the gemm
-  // rounds nothing in place (tile.tf32_rounded).
+  // With TMA, a wgmma gemm whose shared operands are all copied here reads
+  // only what TMA wrote (the async proxy's writes, made visible by the
+  // stage's mbarrier), so no fence.proxy.async precedes it
+  // (tile.tma_operands); a tf32 one has its tiles rounded by the copies
+  // (TFLOAT32 tensor maps) and rounds nothing in place (tile.tf32_rounded).
   DenseSet<Operation *> roundingCopies;
   if (tma)
     loop.getBody().walk([&](GemmOp gemm) {
-      if (gemm.getLowering() != GemmLowering::wgmma ||
-          !cast<MemRefType>(gemm.getB().getType()).getElementType().isF32())
+      if (gemm.getLowering() != GemmLowering::wgmma)
         return;
       SmallVector<CopyOp, 2> operandCopies;
-      for (Value operand : {gemm.getA(), gemm.getB()})
-        for (CopyOp copy : plan.copies)
-          if (copy.getTarget() == operand)
-            operandCopies.push_back(copy);
-      if (operandCopies.size() != 2)
+      for (Value operand : {gemm.getA(), gemm.getB()}) {
+        if (!isSharedMemory(operand))
+          continue;
+        auto copy = llvm::find_if(plan.copies, [&](CopyOp copy) {
+          return copy.getTarget() == operand;
+        });
+        if (copy == plan.copies.end())
+          return;
+        operandCopies.push_back(*copy);
+      }
+      gemm->setAttr(kTmaOperandsAttr, UnitAttr::get(gemm.getContext()));
+      if (!cast<MemRefType>(gemm.getB().getType()).getElementType().isF32())
         return;
       for (CopyOp copy : operandCopies)
         roundingCopies.insert(copy);

@@ -46,7 +46,8 @@ constexpr llvm::StringLiteral kWgmmaInFlightAttr =
 constexpr llvm::StringLiteral kWgmmaDeferredAttr =
     TileDialect::WgmmaDeferredAttrHelper::getNameStr();
 /// On a wgmma `tile.gemm` whose shared operands only TMA writes (a
-/// warp-specialized pipeline's tiles, tile-lower-warp-specialize): the TMA
+/// warp-specialized or rolled TMA pipeline's tiles,
+/// tile-lower-warp-specialize and tile-software-pipeline): the TMA
 /// copies and the MMAs are both the async proxy's, so no
 /// fence.proxy.async precedes the MMAs.
 constexpr llvm::StringLiteral kTmaOperandsAttr =
