@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Runtime/CPURuntimeABI.h"
 
@@ -113,11 +114,31 @@ LogicalResult host::lowerAsyncCopies(gpu::GPUFuncOp func) {
   return success();
 }
 
+/// Whether `value`, or a memref derived from it through view-like ops,
+/// leaves the block that defines it (a yield or another terminator).
+static bool escapesBlock(Value value) {
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    for (OpOperand &use : current.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->hasTrait<OpTrait::IsTerminator>())
+        return true;
+      if (isa<ViewLikeOpInterface>(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return false;
+}
+
 /// A `memref.view` whose bytes (shift plus the view's size) leave its source
-/// is reported as an out-of-bounds access at the view, and its shift is
-/// replaced by 0: the accesses through it, checked against the view's own
-/// shape, then stay inside the source (found by scripts/fuzz.py: a view past
-/// the end of the shared arena corrupted the heap).
+/// is reported as an out-of-bounds access at the view (found by
+/// scripts/fuzz.py: a view past the end of the shared arena corrupted the
+/// heap). The accesses through it are checked against the view's own shape,
+/// so the view is made to fit: a view that starts too late gets shift 0, and
+/// one larger than its whole source views a private buffer of its size
+/// instead, freed at the end of the view's block (or of the function when the
+/// view leaves its block).
 void host::instrumentViews(gpu::GPUFuncOp func, SiteTable &sites) {
   OpBuilder builder(func.getContext());
   SmallVector<memref::ViewOp> views;
@@ -172,6 +193,56 @@ void host::instrumentViews(gpu::GPUFuncOp func, SiteTable &sites) {
     }
     view.getByteShiftMutable().assign(
         arith::SelectOp::create(builder, loc, inside, shift, zero));
+
+    // A view larger than its whole source: a private buffer of the view's
+    // size, allocated and freed only then (never where static sizes fit).
+    Value source = view.getSource();
+    auto sourceType = cast<MemRefType>(source.getType());
+    if (sourceType.hasStaticShape() && type.hasStaticShape() &&
+        type.getNumElements() *
+                getBufferElementBytes(type.getElementType()) <=
+            sourceType.getNumElements())
+      continue;
+    auto dynamicType =
+        MemRefType::get({ShapedType::kDynamic}, sourceType.getElementType(),
+                        MemRefLayoutAttrInterface(), sourceType.getMemorySpace());
+    Value tooLarge = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::slt, room, zero);
+    auto choice = scf::IfOp::create(
+        builder, loc, tooLarge,
+        [&](OpBuilder &b, Location l) {
+          // Aligned as the shared arena is, for vector accesses.
+          Value buffer =
+              memref::AllocOp::create(b, l, dynamicType, ValueRange{viewBytes},
+                                      b.getI64IntegerAttr(16));
+          scf::YieldOp::create(b, l, buffer);
+        },
+        [&](OpBuilder &b, Location l) {
+          Value cast = source;
+          if (sourceType != dynamicType)
+            cast = memref::CastOp::create(b, l, dynamicType, source);
+          scf::YieldOp::create(b, l, cast);
+        });
+    Value base = choice.getResult(0);
+    view.getSourceMutable().assign(base);
+
+    Block *freeBlock = view->getBlock();
+    if (escapesBlock(view.getResult()))
+      freeBlock = &func.getBody().front();
+    // The function may return from several blocks; free before each return.
+    SmallVector<Operation *> exits;
+    if (freeBlock == view->getBlock())
+      exits.push_back(freeBlock->getTerminator());
+    else
+      func.walk([&](gpu::ReturnOp ret) { exits.push_back(ret); });
+    for (Operation *exit : exits) {
+      builder.setInsertionPoint(exit);
+      auto freeIf = scf::IfOp::create(builder, loc, tooLarge,
+                                      /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(freeIf.thenYield());
+      memref::DeallocOp::create(builder, loc, base);
+    }
   }
 }
 

@@ -236,3 +236,50 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A view whose bytes leave its source is reported, and made to fit: a view
+// that starts too late gets shift 0; one larger than its whole source (only
+// known at run time here) views a private buffer of its size, freed at the
+// end of its block. A view that statically fits needs no private buffer.
+// CHECK-LABEL: func.func @views
+// CHECK: %[[FITS:.+]] = arith.andi
+// CHECK: scf.if %{{.+}} {
+// CHECK: call @tile_rt_out_of_bounds
+// CHECK: %[[SHIFT:.+]] = arith.select %[[FITS]], %{{.+}}, %c0{{.*}} : index
+// CHECK: %[[LARGE:.+]] = arith.cmpi slt, %{{.+}}, %c0{{.*}} : index
+// CHECK: %[[BASE:.+]] = scf.if %[[LARGE]] -> (memref<?xi8>) {
+// CHECK-NEXT: %[[PRIVATE:.+]] = memref.alloc(%{{.+}}) {alignment = 16 : i64} : memref<?xi8>
+// CHECK-NEXT: scf.yield %[[PRIVATE]] : memref<?xi8>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %{{.+}} : memref<?xi8>
+// CHECK: %[[VIEW:.+]] = memref.view %[[BASE]][%[[SHIFT]]][] : memref<?xi8> to memref<16xf32>
+// CHECK: scf.for
+// CHECK: memref.store %{{.+}}, %[[VIEW]]
+// CHECK: }
+// CHECK: memref.view %{{.+}}[%{{.+}}][] : memref<64xi8> to memref<8xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: scf.if %[[LARGE]] {
+// CHECK-NEXT: memref.dealloc %[[BASE]] : memref<?xi8>
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+  gpu.module @views_module {
+    gpu.func @views(%x: f32) kernel attributes {tile.dynamic_shared_memory = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %t = gpu.thread_id x
+      %big = memref.view %smem[%t][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+      scf.for %i = %c0 to %c16 step %c1 {
+        memref.store %x, %big[%i] : memref<16xf32, #gpu.address_space<workgroup>>
+      }
+      %raw = memref.alloca() : memref<64xi8, #gpu.address_space<workgroup>>
+      %small = memref.view %raw[%t][] : memref<64xi8, #gpu.address_space<workgroup>> to memref<8xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %small[%c0] : memref<8xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
