@@ -199,13 +199,12 @@ void host::instrumentViews(gpu::GPUFuncOp func, SiteTable &sites) {
     Value source = view.getSource();
     auto sourceType = cast<MemRefType>(source.getType());
     if (sourceType.hasStaticShape() && type.hasStaticShape() &&
-        type.getNumElements() *
-                getBufferElementBytes(type.getElementType()) <=
+        type.getNumElements() * getBufferElementBytes(type.getElementType()) <=
             sourceType.getNumElements())
       continue;
-    auto dynamicType =
-        MemRefType::get({ShapedType::kDynamic}, sourceType.getElementType(),
-                        MemRefLayoutAttrInterface(), sourceType.getMemorySpace());
+    auto dynamicType = MemRefType::get(
+        {ShapedType::kDynamic}, sourceType.getElementType(),
+        MemRefLayoutAttrInterface(), sourceType.getMemorySpace());
     Value tooLarge = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::slt, room, zero);
     auto choice = scf::IfOp::create(
