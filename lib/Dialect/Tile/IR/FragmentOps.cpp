@@ -175,10 +175,11 @@ LogicalResult GemmOp::verify() {
   return success();
 }
 
-bool GemmOp::isTransposedWgmma() {
-  return cast<MemRefType>(getA().getType()).getElementType().isF32() &&
-         !getTransposeB();
+bool GemmOp::isTF32() {
+  return cast<MemRefType>(getA().getType()).getElementType().isF32();
 }
+
+bool GemmOp::isTransposedWgmma() { return isTF32() && !getTransposeB(); }
 
 /// The shapes wgmma.mma_async takes: 64 rows per warp group, N a multiple
 /// of 8 (at most 256 per instruction: wider tiles take several), K steps

@@ -60,7 +60,7 @@ public:
     tilesN = warpCols / kMmaTileCols;
     elementType = cast<MemRefType>(gemm.getA().getType()).getElementType();
     accType = gemm.getC().getType().getElementType();
-    tf32 = elementType.isF32();
+    tf32 = gemm.isTF32();
     kStep = tf32 ? 8 : 16;
     lane = arith::RemUIOp::create(b, loc, thread, constant(tile::kWarpSize));
     Value warp =
@@ -385,7 +385,7 @@ LogicalResult tile::lowerGemmToMmaSync(OpBuilder &builder, GemmOp gemm,
                               "K product with warps [W, 1]; got warps [")
              << warps[0] << ", " << warps[1] << "] and layout " << a->layout;
   }
-  bool tf32 = cast<MemRefType>(gemm.getA().getType()).getElementType().isF32();
+  bool tf32 = gemm.isTF32();
   if (!tf32 && ((!a && failed(checkLdMatrixRows(gemm, gemm.getA(), "A"))) ||
                 failed(checkLdMatrixRows(gemm, gemm.getB(), "B"))))
     return failure();

@@ -137,7 +137,7 @@ LogicalResult tile::lowerGemmToScalar(OpBuilder &builder, GemmOp gemm,
              << a->layout;
   }
   Type accumulator = gemm.getC().getType().getElementType();
-  bool tf32 = cast<MemRefType>(gemm.getA().getType()).getElementType().isF32();
+  bool tf32 = gemm.isTF32();
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value k = arith::ConstantIndexOp::create(builder, loc, gemm.getK());

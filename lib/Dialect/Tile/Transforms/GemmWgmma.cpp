@@ -304,7 +304,7 @@ public:
         (transposed ? gemm.getM() : gemm.getN()) / instructionN;
     int64_t perInstruction = instructionN / 2;
 
-    bool tf32 = elementType.isF32();
+    bool tf32 = gemm.isTF32();
     // Unless TMA has rounded the operand tiles on the copy (a
     // warp-specialized consumer's).
     bool roundsInPlace = tf32 && !gemm->hasAttr(kTF32RoundedAttr);

@@ -202,8 +202,7 @@ static void buildTurnBarrier(OpBuilder &builder, Location loc, Value id,
 /// A gemm on wgmma of f32 tiles (tf32), whose operands must be rounded to
 /// tf32 before the MMAs read them (the tensor cores truncate).
 static bool isTF32Wgmma(GemmOp gemm) {
-  return gemm.getLowering() == GemmLowering::wgmma &&
-         cast<MemRefType>(gemm.getB().getType()).getElementType().isF32();
+  return gemm.getLowering() == GemmLowering::wgmma && gemm.isTF32();
 }
 
 /// Checks the synchronization and the shared-memory accesses of one role

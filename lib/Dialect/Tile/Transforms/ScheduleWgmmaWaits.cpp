@@ -118,9 +118,7 @@ private:
     GemmLowering lowering = gemm.getLowering().value_or(GemmLowering::automatic);
     bool wgmma = lowering == GemmLowering::wgmma ||
                  (lowering == GemmLowering::automatic && defaultWgmma);
-    bool tf32 =
-        cast<MemRefType>(gemm.getB().getType()).getElementType().isF32();
-    return wgmma && !tf32 && !gemm->hasAttr(kWgmmaInFlightAttr);
+    return wgmma && !gemm.isTF32() && !gemm->hasAttr(kWgmmaInFlightAttr);
   }
 
   /// Waits before `op` for `pending[0..last]`, leaving the newer ones in

@@ -370,7 +370,7 @@ static void pipelineRolled(PipelinedOp loop, const PipelinePlan &plan,
         operandCopies.push_back(*copy);
       }
       gemm->setAttr(kTmaOperandsAttr, UnitAttr::get(gemm.getContext()));
-      if (!cast<MemRefType>(gemm.getB().getType()).getElementType().isF32())
+      if (!gemm.isTF32())
         return;
       for (CopyOp copy : operandCopies)
         roundingCopies.insert(copy);

@@ -933,6 +933,11 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     int64_t getK();
     /// The constraints of the wgmma lowering, for a block of `warps`.
     LogicalResult verifyWgmma(int64_t warps);
+    /// True for a tf32 product (f32 operands): the tensor cores truncate
+    /// f32 to tf32, so every lowering but the scalar one rounds the
+    /// operands first, or reads tiles a TMA copy rounded
+    /// (tile.tf32_rounded).
+    bool isTF32();
     /// True for a tf32 product whose B is stored K x N: wgmma reads tf32
     /// only K-major from shared memory, so its wgmma lowering computes
     /// C^T = B^T A^T, B^T from registers, and the warps split N.
