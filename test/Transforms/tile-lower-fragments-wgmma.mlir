@@ -12,11 +12,14 @@
 // Descriptors: A = (start >> 4) | LBO 1 << 16 | SBO 64 (1024 B) << 32 |
 // 128-byte swizzle (1 << 62); A's warp group starts 64 rows (8192 B) in
 // and K steps of 16 move 32 bytes. B's LBO is a 64-row panel (512 x 16 B)
-// and a K step moves 16 rows (2048 B).
+// and a K step moves 16 rows (2048 B). The low word of each tile's first
+// descriptor is built once; an instruction's descriptor adds its start in
+// 16-byte units to it (one 32-bit add) and joins the constant high word.
 // CHECK-LABEL: tile.kernel @wgmma_64x64
-// CHECK-DAG: %[[AFIELDS:.+]] = arith.constant 4611686293305360384 : i64
-// CHECK-DAG: %[[BFIELDS:.+]] = arith.constant 4611686293338849280 : i64
-// CHECK-DAG: %[[MASK:.+]] = arith.constant 16383 : i64
+// CHECK-DAG: %[[HIGH:.+]] = arith.constant 4611686293305294848 : i64
+// CHECK-DAG: %[[MASK:.+]] = arith.constant 16383 : i32
+// CHECK-DAG: %[[ALEAD:.+]] = arith.constant 65536 : i32
+// CHECK-DAG: %[[BLEAD:.+]] = arith.constant 33554432 : i32
 // CHECK: %[[AS:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
 // CHECK: %[[BS:.+]] = tile.alloc_shared {alignment = 1024 : i64, swizzle = 128 : i64} : memref<64x64xf16
 // CHECK: %[[ACC:.+]] = tile.alloc_local : memref<16x2xf32>
@@ -26,16 +29,23 @@
 // CHECK: %[[APTR:.+]] = memref.extract_aligned_pointer_as_index %[[AS]]
 // CHECK: %[[AROWS:.+]] = arith.muli %{{.+}}, %c8192
 // CHECK: %[[AADDR:.+]] = arith.addi %[[APTR]], %[[AROWS]]
-// CHECK: %[[ABITS:.+]] = arith.index_castui %[[AADDR]] : index to i64
-// CHECK: %[[ASHIFT:.+]] = arith.shrui %[[ABITS]], %c4_i64
+// CHECK: %[[ABITS:.+]] = arith.index_castui %[[AADDR]] : index to i32
+// CHECK: %[[ASHIFT:.+]] = arith.shrui %[[ABITS]], %c4_i32
 // CHECK: %[[AMASKED:.+]] = arith.andi %[[ASHIFT]], %[[MASK]]
-// CHECK: %[[DESCA:.+]] = arith.ori %[[AMASKED]], %[[AFIELDS]]
+// CHECK: %[[ALOW:.+]] = arith.ori %[[AMASKED]], %[[ALEAD]]
+// CHECK: %[[AWIDE:.+]] = arith.extui %[[ALOW]] : i32 to i64
+// CHECK: %[[DESCA:.+]] = arith.ori %[[AWIDE]], %[[HIGH]]
 // CHECK: %[[BPTR:.+]] = memref.extract_aligned_pointer_as_index %[[BS]]
-// CHECK: %[[DESCB:.+]] = arith.ori %{{.+}}, %[[BFIELDS]]
-// CHECK: arith.addi %[[APTR]], %c32
-// CHECK: arith.addi %[[BPTR]], %c2048
-// CHECK: arith.addi %[[BPTR]], %c4096
-// CHECK: arith.addi %[[BPTR]], %c6144
+// CHECK: %[[BLOW:.+]] = arith.ori %{{.+}}, %[[BLEAD]]
+// CHECK: %[[BWIDE:.+]] = arith.extui %[[BLOW]] : i32 to i64
+// CHECK: %[[DESCB:.+]] = arith.ori %[[BWIDE]], %[[HIGH]]
+// CHECK: arith.addi %[[ALOW]], %c2_i32
+// CHECK: arith.addi %[[BLOW]], %c128_i32
+// CHECK: arith.addi %[[ALOW]], %c4_i32
+// CHECK: arith.addi %[[BLOW]], %c256_i32
+// CHECK: arith.addi %[[ALOW]], %c6_i32
+// CHECK: arith.addi %[[BLOW]], %c384_i32
+// CHECK-NOT: memref.extract_aligned_pointer_as_index
 // CHECK: %[[D:.+]] = llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred z;\0Asetp.ne.b32 z, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, $32, $33, z, 1, 1, 0, 1;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, $34, $35, p, 1, 1, 0, 1;\0A{{.+}}, $36, $37, p, 1, 1, 0, 1;\0A{{.+}}, $38, $39, p, 1, 1, 0, 1;\0A}", "=f,{{.+}},=f,l,l,l,l,l,l,l,l" %[[DESCA]], %[[DESCB]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} :
 // CHECK: %[[V0:.+]] = llvm.extractvalue %[[D]][0]
 // CHECK-NOT: wgmma.mma_async
@@ -91,7 +101,7 @@ tile.kernel @wgmma_selected_a(%C: memref<64x64xf16>) grid [2] threads [128] {
 // wgmma has scale-d 1.
 // CHECK-LABEL: tile.kernel @wgmma_wide
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: arith.addi %{{.+}}, %c32768
+// CHECK: arith.addi %{{.+}}, %c2048_i32
 // CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$0,{{.+}},$127}, $512, $513, p, 1, 1, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$128,{{.+}},$255}, $512, $514, p, 1, 1, 0, 0;\0A{{.+}}{$0,{{.+}}, $515, $516, p, {{.+}}{$128,{{.+}}, $515, $517, p, {{.+}}, $518, $519, {{.+}}, $518, $520, {{.+}}, $521, $522, {{.+}}, $521, $523, p, 1, 1, 0, 0;\0A}", "=f,{{.+}},=f,0,1,{{.+}},255,l,l,l,l,l,l,l,l,l,l,l,l"
 // CHECK-NOT: wgmma.mma_async
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"

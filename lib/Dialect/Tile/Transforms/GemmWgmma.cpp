@@ -582,7 +582,13 @@ private:
 
   /// The descriptor of the instruction that reads, from `operand`, the
   /// rows (M or N) starting at `rowBase` (dynamic: A's warp group, or
-  /// null) plus `mn0`, and K from `k0`.
+  /// null) plus `mn0`, and K from `k0`: the descriptor of the rows at
+  /// `rowBase` (built once per operand) plus the start's offset in 16-byte
+  /// units. Adding to the 14-bit address field cannot carry out of it: a
+  /// shared address is below 256 KB (2^14 units). So each instruction
+  /// costs one 32-bit addition instead of the 64-bit add, shift, mask and
+  /// or of a descriptor built from its address (six uniform instructions
+  /// each, between the MMAs of a consumer).
   Value descriptor(const DescriptorOperand &operand, Value rowBase, int64_t mn0,
                    int64_t k0) {
     // The start, in the unpermuted layout (Swizzle.h): where the hardware
@@ -592,10 +598,29 @@ private:
     int64_t row = operand.kMajor ? mn0 : k0;
     int64_t column = operand.kMajor ? k0 : mn0;
     int64_t offset = getSwizzledLinearOffset(operand.type, row, column);
-    Value address = arith::AddIOp::create(
-        b, loc,
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.tile),
-        constant(offset));
+    assert(offset % 16 == 0 && "an instruction's start is a 16-byte unit");
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    Value low = arith::AddIOp::create(
+        b, loc, descriptorLow(operand, rowBase),
+        arith::ConstantIntOp::create(b, loc, i32, offset / 16));
+    // The high word holds only constant fields (stride, swizzle mode).
+    return arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, low),
+        arith::ConstantIntOp::create(
+            b, loc, i64,
+            static_cast<int64_t>(operand.fields & ~uint64_t(0xffffffff))));
+  }
+
+  /// The low 32 bits of the descriptor of `operand`'s rows at `rowBase`:
+  /// the address field (bits 0-13, the address in 16-byte units) and the
+  /// leading byte offset (bits 16-29). Built at the first request; every
+  /// request comes from the same block (emit).
+  Value descriptorLow(const DescriptorOperand &operand, Value rowBase) {
+    Value &low = descriptorLows[{operand.tile, rowBase}];
+    if (low)
+      return low;
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.tile);
     if (rowBase) {
       int64_t perRow = operand.kMajor ? kSwizzleBytes
                                       : operand.type.getDimSize(0) *
@@ -604,17 +629,18 @@ private:
           b, loc, address,
           arith::MulIOp::create(b, loc, rowBase, constant(perRow)));
     }
-    Type i64 = b.getI64Type();
-    Value bits = arith::IndexCastUIOp::create(b, loc, i64, address);
+    Type i32 = b.getI32Type();
+    Value bits = arith::IndexCastUIOp::create(b, loc, i32, address);
     Value field = arith::AndIOp::create(
         b, loc,
         arith::ShRUIOp::create(b, loc, bits,
-                               arith::ConstantIntOp::create(b, loc, i64, 4)),
-        arith::ConstantIntOp::create(b, loc, i64, 0x3fff));
-    return arith::OrIOp::create(
+                               arith::ConstantIntOp::create(b, loc, i32, 4)),
+        arith::ConstantIntOp::create(b, loc, i32, 0x3fff));
+    low = arith::OrIOp::create(
         b, loc, field,
-        arith::ConstantIntOp::create(b, loc, i64,
-                                     static_cast<int64_t>(operand.fields)));
+        arith::ConstantIntOp::create(
+            b, loc, i32, static_cast<int32_t>(operand.fields & 0xffffffff)));
+    return low;
   }
 
   OpBuilder &b;
@@ -627,6 +653,8 @@ private:
   bool transposed;
   DescriptorOperand a, bOperand;
   Value thread, lane, warpIndex, warpGroup;
+  /// descriptorLow's results, by tile and row base.
+  DenseMap<std::pair<Value, Value>, Value> descriptorLows;
 };
 
 } // namespace
