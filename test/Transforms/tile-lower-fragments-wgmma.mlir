@@ -6,7 +6,8 @@
 // 1024-byte atom. The warp group index comes through a shuffle from lane 0
 // (warp-uniform descriptors). The generic-proxy writes are fenced for the
 // async proxy, then the four m64n64k16 wgmmas (K = 64) issue from one
-// inline PTX statement whose outputs are C's registers (untied: the first,
+// inline PTX statement that opens with wgmma.fence (every register the
+// MMAs read is written before it) and whose outputs are C's registers (untied: the first,
 // with scale-d 0 for `clear`, writes them all), and the group is committed
 // and waited for before the registers are read.
 // Descriptors: A = (start >> 4) | LBO 1 << 16 | SBO 64 (1024 B) << 32 |
@@ -25,7 +26,6 @@
 // CHECK: %[[ACC:.+]] = tile.alloc_local : memref<16x2xf32>
 // CHECK: %[[WARP:.+]], %{{.+}} = gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : i32
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK: nvvm.wgmma.fence.aligned
 // CHECK: %[[APTR:.+]] = memref.extract_aligned_pointer_as_index %[[AS]]
 // CHECK: %[[AROWS:.+]] = arith.muli %{{.+}}, %c8192
 // CHECK: %[[AADDR:.+]] = arith.addi %[[APTR]], %[[AROWS]]
@@ -46,7 +46,7 @@
 // CHECK: arith.addi %[[ALOW]], %c6_i32
 // CHECK: arith.addi %[[BLOW]], %c384_i32
 // CHECK-NOT: memref.extract_aligned_pointer_as_index
-// CHECK: %[[D:.+]] = llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred z;\0Asetp.ne.b32 z, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, $32, $33, z, 1, 1, 0, 1;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, $34, $35, p, 1, 1, 0, 1;\0A{{.+}}, $36, $37, p, 1, 1, 0, 1;\0A{{.+}}, $38, $39, p, 1, 1, 0, 1;\0A}", "=f,{{.+}},=f,l,l,l,l,l,l,l,l" %[[DESCA]], %[[DESCB]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} :
+// CHECK: %[[D:.+]] = llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred z;\0Asetp.ne.b32 z, 0, 0;\0Awgmma.fence.sync.aligned;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, $32, $33, z, 1, 1, 0, 1;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, $34, $35, p, 1, 1, 0, 1;\0A{{.+}}, $36, $37, p, 1, 1, 0, 1;\0A{{.+}}, $38, $39, p, 1, 1, 0, 1;\0A}", "=f,{{.+}},=f,l,l,l,l,l,l,l,l" %[[DESCA]], %[[DESCB]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} :
 // CHECK: %[[V0:.+]] = llvm.extractvalue %[[D]][0]
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
@@ -100,9 +100,8 @@ tile.kernel @wgmma_selected_a(%C: memref<64x64xf16>) grid [2] threads [128] {
 // registers are loaded and tied to the statement's outputs, and every
 // wgmma has scale-d 1.
 // CHECK-LABEL: tile.kernel @wgmma_wide
-// CHECK: nvvm.wgmma.fence.aligned
 // CHECK: arith.addi %{{.+}}, %c2048_i32
-// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$0,{{.+}},$127}, $512, $513, p, 1, 1, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$128,{{.+}},$255}, $512, $514, p, 1, 1, 0, 0;\0A{{.+}}{$0,{{.+}}, $515, $516, p, {{.+}}{$128,{{.+}}, $515, $517, p, {{.+}}, $518, $519, {{.+}}, $518, $520, {{.+}}, $521, $522, {{.+}}, $521, $523, p, 1, 1, 0, 0;\0A}", "=f,{{.+}},=f,0,1,{{.+}},255,l,l,l,l,l,l,l,l,l,l,l,l"
+// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.fence.sync.aligned;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$0,{{.+}},$127}, $512, $513, p, 1, 1, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$128,{{.+}},$255}, $512, $514, p, 1, 1, 0, 0;\0A{{.+}}{$0,{{.+}}, $515, $516, p, {{.+}}{$128,{{.+}}, $515, $517, p, {{.+}}, $518, $519, {{.+}}, $518, $520, {{.+}}, $521, $522, {{.+}}, $521, $523, p, 1, 1, 0, 0;\0A}", "=f,{{.+}},=f,0,1,{{.+}},255,l,l,l,l,l,l,l,l,l,l,l,l"
 // CHECK-NOT: wgmma.mma_async
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
 tile.kernel @wgmma_wide(%C: memref<128x512xf32>) grid [1] threads [256] {
@@ -128,7 +127,7 @@ tile.kernel @wgmma_wide(%C: memref<128x512xf32>) grid [1] threads [256] {
 // CHECK: vector.store %{{.+}}, %[[BS]]
 // CHECK: nvvm.fence.proxy
 // CHECK-NEXT: tile.barrier
-// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, $32, $33, z, 1, 1;\0A{{.+}}, $34, $35, p, 1, 1;\0A{{.+}}, $36, $37, p, 1, 1;\0A{{.+}}, $38, $39, p, 1, 1;\0A}"
+// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.fence.sync.aligned;\0Awgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, $32, $33, z, 1, 1;\0A{{.+}}, $34, $35, p, 1, 1;\0A{{.+}}, $36, $37, p, 1, 1;\0A{{.+}}, $38, $39, p, 1, 1;\0A}"
 // CHECK-NOT: wgmma.mma_async
 tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
   %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
@@ -159,8 +158,7 @@ tile.kernel @wgmma_tf32(%C: memref<64x64xf32>) grid [1] threads [128] {
 // CHECK-NEXT: tile.barrier
 // CHECK: memref.load %[[BS]]
 // CHECK-NEXT: nvvm.convert.float.to.tf32 {{.+}}<rn>
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, {$32,$33,$34,$35}, $36, z, 1, 1;\0A{{.+}}, {$37,$38,$39,$40}, $41, p, 1, 1;\0A{{.+}}, {$42,$43,$44,$45}, $46, p, 1, 1;\0A{{.+}}, {$47,$48,$49,$50}, $51, p, 1, 1;\0A}", "=f,{{.+}},=f,r,r,r,r,l,r,r,r,r,l,r,r,r,r,l,r,r,r,r,l"
+// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.fence.sync.aligned;\0Awgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0,{{.+}},$31}, {$32,$33,$34,$35}, $36, z, 1, 1;\0A{{.+}}, {$37,$38,$39,$40}, $41, p, 1, 1;\0A{{.+}}, {$42,$43,$44,$45}, $46, p, 1, 1;\0A{{.+}}, {$47,$48,$49,$50}, $51, p, 1, 1;\0A}", "=f,{{.+}},=f,r,r,r,r,l,r,r,r,r,l,r,r,r,r,l,r,r,r,r,l"
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
@@ -191,8 +189,7 @@ tile.kernel @wgmma_tf32_transposed(%C: memref<64x64xf32>) grid [1] threads [128]
 // CHECK-NEXT: arith.bitcast %{{.+}} : f32 to i32
 // CHECK-NOT: tile.barrier
 // CHECK-NOT: nvvm.convert.float.to.tf32
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// CHECK: wgmma.fence.sync.aligned;\0Awgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 tile.kernel @wgmma_tf32_rounded(%C: memref<64x64xf32>) grid [1] threads [128] {
   %As = tile.alloc_shared : memref<64x32xf32, #gpu.address_space<workgroup>>
   %Bs = tile.alloc_shared : memref<32x64xf32, #gpu.address_space<workgroup>>
@@ -214,8 +211,7 @@ tile.kernel @wgmma_tf32_rounded(%C: memref<64x64xf32>) grid [1] threads [128] {
 // CHECK: memref.load %[[P]][%c0, %c0]
 // CHECK: memref.load %[[P]][%c0, %c1]
 // CHECK: vector.bitcast %{{.+}} : vector<2xf16> to vector<1xi32>
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, {$32,$33,$34,$35}, $36, z, 1, 1, 1;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, {$37,$38,$39,$40}, $41, p, 1, 1, 1;\0A}"
+// CHECK: llvm.inline_asm has_side_effects "{{.+}}wgmma.fence.sync.aligned;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, {$32,$33,$34,$35}, $36, z, 1, 1, 1;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0,{{.+}},$31}, {$37,$38,$39,$40}, $41, p, 1, 1, 1;\0A}"
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"

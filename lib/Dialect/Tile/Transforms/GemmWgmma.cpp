@@ -6,7 +6,8 @@
 //
 //   fence.proxy.async.shared::cta       shared writes (cp.async, st.shared)
 //                                       visible to the async proxy
-//   wgmma.fence                         C's registers written before
+//   wgmma.fence                         C's registers written before (the
+//                                       first line of the statement below)
 //   wgmma.mma_async  x (K / k) x (N / n)   scale-d = 0 on the first k step
 //                                       of a `clear` gemm
 //   wgmma.commit_group; wgmma.wait_group 0
@@ -235,12 +236,17 @@ public:
     instructions += text.str() + "\n";
   }
 
-  /// The statement; C's registers after it.
+  /// The statement; C's registers after it. It opens with wgmma.fence:
+  /// every register the MMAs read (accumulators, A fragments,
+  /// descriptors) is written before the statement, so before the fence,
+  /// whatever copies LLVM's register allocation puts there (a separate
+  /// fence op let the copies that give each tied accumulator its own
+  /// register land after it, and ptxas then injected another fence, C7519).
   SmallVector<Value> build(OpBuilder &b, Location loc) const {
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n";
     if (usesClear)
       text += ".reg .pred z;\nsetp.ne.b32 z, 0, 0;\n";
-    text += instructions + "}";
+    text += "wgmma.fence.sync.aligned;\n" + instructions + "}";
     auto type = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(registers, b.getF32Type()));
     Value result =
@@ -334,7 +340,8 @@ public:
         acc.push_back(
             memref::LoadOp::create(b, loc, c.buffer, c.indices(b, loc, reg)));
     // The instruction's register A operand for every K step, loaded before
-    // the fence that orders it before the MMAs: a fragment A's registers
+    // the statement (whose wgmma.fence orders it before the MMAs): a
+    // fragment A's registers
     // (the m64nNk16 A fragment of each warp is the mma.sync m16n8k16 one,
     // which the accumulator layout of A holds as it is), or B^T's in a
     // transposed product.
@@ -343,7 +350,6 @@ public:
       for (int64_t k0 = 0; k0 < gemm.getK(); k0 += kStep)
         registerA.push_back(aRegisters ? readARegisters(k0)
                                        : loadBTransposed(k0));
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
 
     std::string typeName = tf32                   ? "tf32"
                            : elementType.isBF16() ? "bf16"
