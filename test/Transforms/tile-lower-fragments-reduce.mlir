@@ -36,40 +36,6 @@ tile.kernel @rows_over_block(%X: memref<4x64xf32>, %Y: memref<4xf32>) grid [1] t
 
 // -----
 
-// A thread's own elements of a row (8 here, one row per thread) go into
-// four interleaved partial results, combined pairwise: the dependent
-// operations of a row are 8 / 4 + 2 long, not 8 (ptxas does not
-// reassociate floating-point operations). Registers 0 and 4, 1 and 5, ...
-// share a chain.
-// CHECK-LABEL: tile.kernel @own_elements
-// CHECK: %[[R0:.+]] = memref.load %[[X:.+]][%c0, %c0] : memref<2x4xf32>
-// CHECK: %[[R1:.+]] = memref.load %[[X]][%c0, %c1] : memref<2x4xf32>
-// CHECK: %[[R2:.+]] = memref.load %[[X]][%c0, %c2] : memref<2x4xf32>
-// CHECK: %[[R3:.+]] = memref.load %[[X]][%c0, %c3] : memref<2x4xf32>
-// CHECK: %[[R4:.+]] = memref.load %[[X]][%c1, %c0] : memref<2x4xf32>
-// CHECK: %[[C0:.+]] = arith.maximumf %[[R0]], %[[R4]]
-// CHECK: %[[R5:.+]] = memref.load %[[X]][%c1, %c1] : memref<2x4xf32>
-// CHECK: %[[C1:.+]] = arith.maximumf %[[R1]], %[[R5]]
-// CHECK: %[[R6:.+]] = memref.load %[[X]][%c1, %c2] : memref<2x4xf32>
-// CHECK: %[[C2:.+]] = arith.maximumf %[[R2]], %[[R6]]
-// CHECK: %[[R7:.+]] = memref.load %[[X]][%c1, %c3] : memref<2x4xf32>
-// CHECK: %[[C3:.+]] = arith.maximumf %[[R3]], %[[R7]]
-// CHECK: %[[C01:.+]] = arith.maximumf %[[C0]], %[[C1]]
-// CHECK: %[[C23:.+]] = arith.maximumf %[[C2]], %[[C3]]
-// CHECK: %[[ROW:.+]] = arith.maximumf %[[C01]], %[[C23]]
-// CHECK-NOT: gpu.shuffle
-// CHECK: memref.store %[[ROW]]
-tile.kernel @own_elements(%X: memref<32x8xf32>, %Y: memref<32xf32>) grid [1] threads [32] {
-  %c0 = arith.constant 0 : index
-  %max = tile.alloc_fragment : memref<32xf32, #tile.fragment>
-  %x = tile.alloc_fragment {layout = #tile.layout<shape = [32, 8], threads = 32, registers = 8, map = (d0, d1) -> (d0, d1)>} : memref<32x8xf32, #tile.fragment>
-  tile.copy %X[%c0, %c0] to %x : memref<32x8xf32> to memref<32x8xf32, #tile.fragment>
-  tile.reduce max %x into %max dim 1 clear : memref<32x8xf32, #tile.fragment> into memref<32xf32, #tile.fragment>
-  tile.copy %max to %Y[%c0] : memref<32xf32, #tile.fragment> to memref<32xf32>
-}
-
-// -----
-
 // Two reductions in a row that do not read each other's results (a layer
 // norm's sum and sum of squares, here a sum and a maximum) share their trip
 // through shared memory: both shuffle trees, then both partials into one

@@ -133,43 +133,21 @@ reduceWithinWarps(OpBuilder &b, const FragmentReduction &reduction) {
   pending.warpBits = *replicas & ~(kWarpSize - 1);
   pending.threads = threads;
   // 1. Each thread's own registers, per target slot, in register order
-  // (each element once: registers that share a slot hold the same one),
-  // into kChains interleaved partial results that are then combined
-  // pairwise: one chain of dependent operations would make a row of 64
-  // elements 64 latencies long (attention's row max and sum; ptxas does
-  // not reassociate floating-point operations).
+  // (each element once: registers that share a slot hold the same one).
   const RegisterSlots &slots = target.slots;
   int64_t numSlots =
       slots.slotOf.empty() ? target.layout.getRegisters() : slots.size();
-  constexpr int64_t kChains = 4;
-  SmallVector<SmallVector<Value, kChains>> chains(numSlots);
-  SmallVector<int64_t> counts(numSlots, 0);
+  SmallVector<Value> &partials = pending.partials;
+  partials.resize(numSlots);
   for (int64_t reg : source.storedRegisters()) {
     int64_t targetReg = pending.targetRegisterOf[reg];
     int64_t slot = slots.slotOf.empty() ? targetReg : slots.slotOf[targetReg];
     Value value = memref::LoadOp::create(b, loc, source.buffer,
                                          source.indices(b, loc, reg));
-    int64_t chain = counts[slot]++ % kChains;
-    if (chain == static_cast<int64_t>(chains[slot].size()))
-      chains[slot].push_back(value);
-    else
-      chains[slot][chain] = buildReduceCombine(b, loc, reduce.getKind(),
-                                               chains[slot][chain], value);
-  }
-  SmallVector<Value> &partials = pending.partials;
-  partials.resize(numSlots);
-  for (auto [slot, values] : llvm::enumerate(chains)) {
-    while (values.size() > 1) {
-      SmallVector<Value, kChains> next;
-      for (size_t i = 0; i + 1 < values.size(); i += 2)
-        next.push_back(buildReduceCombine(b, loc, reduce.getKind(), values[i],
-                                          values[i + 1]));
-      if (values.size() % 2)
-        next.push_back(values.back());
-      values = std::move(next);
-    }
-    if (!values.empty())
-      partials[slot] = values.front();
+    partials[slot] = partials[slot]
+                         ? buildReduceCombine(b, loc, reduce.getKind(),
+                                              partials[slot], value)
+                         : value;
   }
   // 2. Lanes that share a row: an xor butterfly.
   for (int64_t offset = width / 2; offset >= 1; offset /= 2)
