@@ -137,8 +137,8 @@ static bool escapesBlock(Value value) {
 /// heap). The accesses through it are checked against the view's own shape,
 /// so the view is made to fit: a view that starts too late gets shift 0, and
 /// one larger than its whole source views a private buffer of its size
-/// instead, freed at the end of the view's block (or of the function when the
-/// view leaves its block).
+/// instead, freed at the end of the view's block (kept when the view leaves
+/// its block).
 void host::instrumentViews(gpu::GPUFuncOp func, SiteTable &sites) {
   OpBuilder builder(func.getContext());
   SmallVector<memref::ViewOp> views;
@@ -225,17 +225,13 @@ void host::instrumentViews(gpu::GPUFuncOp func, SiteTable &sites) {
     Value base = choice.getResult(0);
     view.getSourceMutable().assign(base);
 
-    Block *freeBlock = view->getBlock();
-    if (escapesBlock(view.getResult()))
-      freeBlock = &func.getBody().front();
-    // The function may return from several blocks; free before each return.
-    SmallVector<Operation *> exits;
-    if (freeBlock == view->getBlock())
-      exits.push_back(freeBlock->getTerminator());
-    else
-      func.walk([&](gpu::ReturnOp ret) { exits.push_back(ret); });
-    for (Operation *exit : exits) {
-      builder.setInsertionPoint(exit);
+    // Freed before the terminator of the view's block. A view that leaves
+    // its block (yielded) keeps its buffer: the buffer is not visible
+    // where the view's last use is, and the run already fails with the
+    // report.
+    Block *block = view->getBlock();
+    if (block->mightHaveTerminator() && !escapesBlock(view.getResult())) {
+      builder.setInsertionPoint(block->getTerminator());
       auto freeIf = scf::IfOp::create(builder, loc, tooLarge,
                                       /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(builder);

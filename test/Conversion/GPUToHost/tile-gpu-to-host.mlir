@@ -283,3 +283,38 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A view that leaves its block (yielded by an scf.if) keeps its private
+// buffer: the buffer is not visible where the view's last use is (freeing
+// it before the return did not dominate; found in review). The run fails
+// with the report anyway.
+// CHECK-LABEL: func.func @escaping_view
+// CHECK: scf.if %{{.+}} -> (memref<16xf32>) {
+// CHECK: %[[LARGE:.+]] = arith.cmpi slt
+// CHECK: %[[BASE:.+]] = scf.if %[[LARGE]] -> (memref<?xi8>) {
+// CHECK: memref.view %[[BASE]]
+// CHECK-NOT: memref.dealloc
+// CHECK: scf.yield %{{.+}} : memref<16xf32>
+// CHECK: memref.store
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+module attributes {gpu.container_module} {
+  gpu.module @escaping_view_module {
+    gpu.func @escaping_view(%x: f32, %c: i1) kernel attributes {tile.dynamic_shared_memory = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %t = gpu.thread_id x
+      %v = scf.if %c -> memref<16xf32, #gpu.address_space<workgroup>> {
+        %big = memref.view %smem[%t][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+        scf.yield %big : memref<16xf32, #gpu.address_space<workgroup>>
+      } else {
+        %other = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+        scf.yield %other : memref<16xf32, #gpu.address_space<workgroup>>
+      }
+      memref.store %x, %v[%c0] : memref<16xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
