@@ -19,6 +19,8 @@
 #include "tile/Pipelines/Passes.h"
 
 #include "mlir/Target/LLVM/NVVM/Utils.h"
+#include "llvm/Analysis/LazyCallGraph.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -54,12 +56,32 @@ const char *const tile::kLeanLLVMPasses =
 //   70 M), memcpyopt (22 M), function-attrs (one kernel per module, no
 //   callers; 19 M), aggressive-instcombine, loop-idiom, globalopt and
 //   tailcallelim (40 M together).
+// - Single runs of passes O3 runs several times (`name#n`, the n-th run),
+//   each of which changed no example kernel's PTX, alone or together
+//   (scripts/compare-ptx.py, 76 kernels, 2026-11-29): InstCombine's sixth
+//   and seventh (around the loop vectorizer, which finds nothing to do on
+//   NVPTX; 6-8 M instructions each on a wgmma kernel) and both
+//   jump-threading runs.
 const char *const tile::kDefaultSkippedLLVMPasses =
     "slsr,slp-vectorizer,called-value-propagation,loop-load-elim,bdce,"
     "instsimplify,loop-instsimplify,memcpyopt,function-attrs,"
-    "aggressive-instcombine,loop-idiom,globalopt,tailcallelim";
+    "aggressive-instcombine,loop-idiom,globalopt,tailcallelim,"
+    "instcombine#6,instcombine#7,jump-threading#1,jump-threading#2";
 
 namespace {
+
+/// The IR unit a new-pass-manager pass runs on, as a key.
+static const void *getUnitPointer(const llvm::Any &unit) {
+  if (const auto *function = llvm::any_cast<const llvm::Function *>(&unit))
+    return *function;
+  if (const auto *loop = llvm::any_cast<const llvm::Loop *>(&unit))
+    return *loop;
+  if (const auto *scc = llvm::any_cast<const llvm::LazyCallGraph::SCC *>(&unit))
+    return *scc;
+  if (const auto *module = llvm::any_cast<const llvm::Module *>(&unit))
+    return *module;
+  return nullptr;
+}
 
 class PTXSerializer : public NVVM::SerializeGPUModuleBase {
 public:
@@ -101,13 +123,20 @@ protected:
                            : llvmPasses;
 
     // Skipped passes are named as in opt's -passes; the callback sees their
-    // class names, which the PassBuilder maps back.
+    // class names, which the PassBuilder maps back. `name#n` skips the n-th
+    // run of the pass on each function (or loop, or module): the runs of a
+    // pass on one unit come in pipeline order.
     llvm::PassInstrumentationCallbacks instrumentation;
+    llvm::DenseMap<std::pair<StringRef, const void *>, unsigned> runs;
     instrumentation.registerShouldRunOptionalPassCallback(
-        [&](StringRef className, llvm::Any) {
-          return skippedPasses.empty() ||
-                 !skippedPasses.contains(
-                     instrumentation.getPassNameForClassName(className));
+        [&](StringRef className, llvm::Any unit) {
+          if (skippedPasses.empty())
+            return true;
+          StringRef name = instrumentation.getPassNameForClassName(className);
+          if (skippedPasses.contains(name))
+            return false;
+          unsigned run = ++runs[{name, getUnitPointer(unit)}];
+          return !skippedPasses.contains((name + "#" + Twine(run)).str());
         });
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;

@@ -97,6 +97,18 @@ static bool isLLVMPassName(StringRef name) {
   return llvm::PassRegistry::getPassRegistry()->getPassInfo(name) != nullptr;
 }
 
+/// Whether `name` is `pass#n`: the n-th run (from 1) of an IR pass of the
+/// new pass manager.
+static bool isLLVMPassRun(StringRef name) {
+  auto [pass, run] = name.split('#');
+  unsigned number;
+  if (run.getAsInteger(10, number) || number == 0)
+    return false;
+  llvm::PassBuilder builder;
+  llvm::ModulePassManager passes;
+  return !builder.parsePassPipeline(passes, pass);
+}
+
 /// The objects of one module, one per target.
 using Objects = SmallVector<Attribute>;
 
@@ -226,7 +238,15 @@ struct TileSerializeToPTX
         names.append(defaults.begin(), defaults.end());
         continue;
       }
-      if (!isLLVMPassName(name)) {
+      if (name.contains('#') && !isLLVMPassRun(name)) {
+        mlir::emitError(module.getLoc(), "skip-llvm-passes: '")
+            << name
+            << "' is not a run of an LLVM IR pass (`pass#n`: the n-th run, "
+               "from 1, of a pass as opt's -passes names it, e.g. "
+               "instcombine#2)";
+        return signalPassFailure();
+      }
+      if (!name.contains('#') && !isLLVMPassName(name)) {
         mlir::emitError(module.getLoc(), "skip-llvm-passes: '")
             << name
             << "' is not an LLVM pass (names as opt's -passes or llc's "

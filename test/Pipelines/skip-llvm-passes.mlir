@@ -25,6 +25,18 @@
 // RUN: FileCheck %s --check-prefix=ROLLED < %t.added.summed.ptx
 // RUN: FileCheck %s --check-prefix=OFF < %t.added.strided.ptx
 //
+// `pass#n` skips the n-th run of an IR pass (counted per function): O3
+// runs each unroller once, so their first runs are all of them; a second
+// run that never comes skips nothing.
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=default,loop-unroll-full#1,loop-unroll#1 ptx-output=%t.first.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=ROLLED < %t.first.summed.ptx
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=default,loop-unroll-full#2,loop-unroll#2 ptx-output=%t.second.ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=UNROLLED < %t.second.summed.ptx
+// RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=instcombine#0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUN0
+// RUN0: error: skip-llvm-passes: 'instcombine#0' is not a run of an LLVM IR pass
+// RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=instcombine#x' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNX
+// RUNX: error: skip-llvm-passes: 'instcombine#x' is not a run of an LLVM IR pass
+//
 // A name LLVM does not know is an error, not silently ignored.
 // RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=slsr,slp-vectoriser' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: skip-llvm-passes: 'slp-vectoriser' is not an LLVM pass

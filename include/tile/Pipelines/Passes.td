@@ -83,6 +83,41 @@ def TileLLVMArrayAllocas : Pass<"tile-llvm-array-allocas"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileLowerAffine : Pass<"tile-lower-affine"> {
+  let summary = "lower-affine, with the ranges of thread ids and loop "
+                "counters";
+  let description = [{
+    Lowers each `affine.apply` whose divisions and remainders are by
+    positive constants to `arith` ops, using the ranges its operands are
+    known to lie in (thread and block ids, loop induction variables,
+    constants, arithmetic of those: tile::getIndexRange). A subexpression
+    whose range is one value becomes that constant (`(t mod 4 + 60)
+    floordiv 64` is 0 for any thread t); a division or remainder of a
+    non-negative value is unsigned, a shift or mask by a power of two;
+    `a + b * -c` is a subtraction. Others keep their signed semantics
+    (`arith.floordivsi`, `arith.ceildivsi`: arith-expand follows). Then,
+    only when an affine op remains (`affine.for`, `affine.min`, an apply
+    with a symbolic divisor), upstream's `lower-affine` runs.
+
+    Upstream expands every floordiv and mod of a thread index into ops
+    testing its sign, and LLVM's first InstCombine then spent its time
+    proving them away: composed layout and swizzle maps made those most of
+    the index arithmetic of a tensor-core kernel. And `lower-affine` is a
+    dialect conversion over every op of the module, for the few it lowers.
+  }];
+}
+
+def TileArithExpand : Pass<"tile-arith-expand"> {
+  let summary = "arith-expand, run only when an op it expands is present";
+  let description = [{
+    Runs upstream's `arith-expand` (floordivsi, ceildivsi, maximumf ... as
+    ops the LLVM conversion has) when the IR holds an op one of its
+    patterns is rooted at, and otherwise nothing: it is a dialect
+    conversion over every op of the module, and after tile-lower-affine
+    most kernels have nothing for it.
+  }];
+}
+
 def TileExpandViewsAndTransfers : Pass<"tile-expand-views-and-transfers"> {
   let summary = "expand-strided-metadata and convert-vector-to-scf, run only "
                 "where their patterns apply";

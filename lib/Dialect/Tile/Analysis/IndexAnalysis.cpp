@@ -9,6 +9,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -213,11 +214,51 @@ static OptRange rangeOf(Value value, unsigned depth) {
         return evaluateAffineExpr(map.getResult(0), dims, symbols,
                                   RangeDomain());
       })
-      .Default([](Operation *) { return std::nullopt; });
+      .Case<arith::ShRUIOp>([&](auto) -> OptRange {
+        OptRange shift = operand(1);
+        if (!shift || shift->lower != shift->upper || shift->lower < 0 ||
+            shift->lower >= 63)
+          return std::nullopt;
+        return divide(
+            operand(0),
+            IndexRange{int64_t(1) << shift->lower, int64_t(1) << shift->lower},
+            /*roundUp=*/false);
+      })
+      .Case<arith::AndIOp>([&](auto) -> OptRange {
+        // A non-negative mask bounds the result of any value.
+        OptRange a = operand(0), b = operand(1);
+        OptRange mask = isNonNegative(b)   ? b
+                        : isNonNegative(a) ? a
+                                           : OptRange();
+        if (!mask)
+          return std::nullopt;
+        return IndexRange{0, mask->upper};
+      })
+      .Default([](Operation *op) -> OptRange {
+        // Ids and dimensions of the GPU dialect (gpu.thread_id, bounded by
+        // the function's known block size): their own inference.
+        auto inferable = dyn_cast<InferIntRangeInterface>(op);
+        if (!inferable || op->getNumOperands() != 0 || op->getNumResults() != 1)
+          return std::nullopt;
+        OptRange result;
+        inferable.inferResultRanges(
+            {}, [&](Value, const ConstantIntRanges &ranges) {
+              if (ranges.smin().getBitWidth() <= 64)
+                result = IndexRange{ranges.smin().getSExtValue(),
+                                    ranges.smax().getSExtValue()};
+            });
+        return result;
+      });
 }
 
 std::optional<IndexRange> tile::getIndexRange(Value value) {
   return rangeOf(value, 0);
+}
+
+std::optional<IndexRange>
+tile::getAffineExprRange(AffineExpr expr, ArrayRef<OptRange> dimRanges,
+                         ArrayRef<OptRange> symbolRanges) {
+  return evaluateAffineExpr(expr, dimRanges, symbolRanges, RangeDomain());
 }
 
 //===----------------------------------------------------------------------===//

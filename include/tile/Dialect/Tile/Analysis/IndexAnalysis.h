@@ -11,6 +11,7 @@
 #ifndef TILE_DIALECT_TILE_ANALYSIS_INDEXANALYSIS_H
 #define TILE_DIALECT_TILE_ANALYSIS_INDEXANALYSIS_H
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 #include "mlir/IR/ValueRange.h"
@@ -31,6 +32,13 @@ struct IndexRange {
 
 /// Returns the range `value` provably lies in, or nullopt when unknown.
 std::optional<IndexRange> getIndexRange(Value value);
+
+/// Returns the range of `expr` with its dimensions and symbols in the
+/// ranges given (nullopt: unknown), or nullopt when unknown.
+std::optional<IndexRange>
+getAffineExprRange(AffineExpr expr,
+                   ArrayRef<std::optional<IndexRange>> dimRanges,
+                   ArrayRef<std::optional<IndexRange>> symbolRanges);
 
 /// Returns the largest power of two (at most 2^30) known to divide `value`;
 /// 1 when nothing is known. Zero is divisible by everything.
