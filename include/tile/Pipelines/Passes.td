@@ -108,13 +108,17 @@ def TileLowerAffine : Pass<"tile-lower-affine"> {
 }
 
 def TileArithExpand : Pass<"tile-arith-expand"> {
-  let summary = "arith-expand, run only when an op it expands is present";
+  let summary = "arith-expand's patterns on the ops they rewrite only";
   let description = [{
-    Runs upstream's `arith-expand` (floordivsi, ceildivsi, maximumf ... as
-    ops the LLVM conversion has) when the IR holds an op one of its
-    patterns is rooted at, and otherwise nothing: it is a dialect
-    conversion over every op of the module, and after tile-lower-affine
-    most kernels have nothing for it.
+    Applies upstream's `arith-expand` patterns (floordivsi, ceildivsi,
+    ceildivui, maxsi ... as ops the LLVM conversion has) to the ops they
+    are rooted at, and to nothing else; with none present, nothing runs.
+    arith-expand itself is a dialect conversion over every op of the
+    module, and after tile-lower-affine a kernel has a handful of such ops
+    among thousands (attention 15 M instructions for two ops). Float
+    extensions and truncations, which it rewrites only for the types its
+    options name (none here), do not count. An op its patterns leave is an
+    error, as in arith-expand.
   }];
 }
 
