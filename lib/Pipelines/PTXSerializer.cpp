@@ -23,6 +23,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -138,6 +139,11 @@ protected:
           unsigned run = ++runs[{name, getUnitPointer(unit)}];
           return !skippedPasses.contains((name + "#" + Twine(run)).str());
         });
+    // `-time-passes` (tile-opt, tile-run) reports the IR passes as well as
+    // the backend's, which time themselves.
+    llvm::TimePassesHandler timer(llvm::TimePassesIsEnabled,
+                                  llvm::TimePassesPerRun);
+    timer.registerCallbacks(instrumentation);
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
     llvm::CGSCCAnalysisManager sccs;
