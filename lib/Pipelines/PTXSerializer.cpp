@@ -23,8 +23,8 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
-#include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
@@ -139,15 +139,16 @@ protected:
           unsigned run = ++runs[{name, getUnitPointer(unit)}];
           return !skippedPasses.contains((name + "#" + Twine(run)).str());
         });
-    // `-time-passes` (tile-opt, tile-run) reports the IR passes as well as
-    // the backend's, which time themselves.
-    llvm::TimePassesHandler timer(llvm::TimePassesIsEnabled,
-                                  llvm::TimePassesPerRun);
-    timer.registerCallbacks(instrumentation);
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
+    // LLVM's debugging options work on the IR pipeline as in opt:
+    // `-time-passes` (its passes in the report beside the backend's),
+    // `-print-after-all`, `-print-before=instcombine`, `-print-changed`...
+    llvm::StandardInstrumentations standard(module.getContext(),
+                                            /*DebugLogging=*/false);
+    standard.registerCallbacks(instrumentation, &modules);
     // The tuning upstream's O-level pipelines use (mlir/ExecutionEngine's
     // makeOptimizingTransformer), so that `default<O3>` is theirs.
     llvm::PipelineTuningOptions tuning;

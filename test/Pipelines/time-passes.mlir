@@ -1,8 +1,12 @@
-// -time-passes times the LLVM IR passes of the serializer's pipeline (O3,
-// new pass manager) as well as the backend's, in one report; with
-// -time-passes-per-run each run of a pass has its own line.
+// LLVM's debugging options reach the serializer's IR pipeline (O3, new
+// pass manager) as in opt: -time-passes times its passes beside the
+// backend's, in one report (with -time-passes-per-run, each run of a pass
+// on its own line); -print-before=PASS prints the IR before each run.
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null -time-passes 2>&1 | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null -time-passes -time-passes-per-run 2>&1 | FileCheck %s --check-prefix=EACH
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null -print-before=instcombine 2>&1 | FileCheck %s --check-prefix=PRINT
+// PRINT: IR Dump Before InstCombinePass on scaled
+// PRINT: define {{.*}}void @scaled(
 // CHECK: Pass execution timing report
 // CHECK-DAG: InstCombinePass
 // CHECK-DAG: SROAPass
