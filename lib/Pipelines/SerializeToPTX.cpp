@@ -197,13 +197,25 @@ static void setDefaultOption(StringRef name, StringRef value) {
   (void)it->second->addOccurrence(/*pos=*/0, name, value);
 }
 
+/// The most memory accesses a loop may have for LICM to promote memory
+/// locations to registers in it (`-licm-mssa-max-acc-promotion`; LLVM's
+/// default is 250). Promotion first sorts the loop's accesses into alias
+/// sets, each new access compared with every set so far: in the chunk loop
+/// of a resident row kernel (a row of 32768 f32 read and written in 4096-
+/// column parts, about 200 accesses) that was 63 M instructions of
+/// softmax_resident_32k's 1054 M (callgrind; LICM 19 -> 3 ms). Promotion
+/// changes no kernel of the examples: with 100, or with none at all, the
+/// PTX of all 76 is byte-identical (scripts/compare-ptx.py, 2026-12-02).
+static constexpr unsigned kLicmMaxAccessesForPromotion = 100;
+
 /// Sets `-memdep-block-scan-limit` to kMemDepBlockScanLimit and turns off
 /// the SLP vectorizer's search for horizontal reductions
 /// (`-slp-vectorize-hor=false`), unless given. The search starts at every
 /// phi: at the 128 accumulator phis of a wgmma kernel it was a tenth of the
 /// whole compile (callgrind: 99 of gemm/wgmma.mlir's 1179 M instructions,
 /// ws_f16 1468 -> 1246 M), and it vectorizes nothing here: the PTX of all
-/// 60 kernels of the examples is byte-identical without it. The options are
+/// 60 kernels of the examples is byte-identical without it. Caps LICM's
+/// promotion at kLicmMaxAccessesForPromotion accesses. The options are
 /// process-wide: set once, before the modules compile in parallel.
 static void setLLVMOptions() {
   static std::once_flag once;
@@ -211,6 +223,8 @@ static void setLLVMOptions() {
     setDefaultOption("memdep-block-scan-limit",
                      std::to_string(kMemDepBlockScanLimit));
     setDefaultOption("slp-vectorize-hor", "false");
+    setDefaultOption("licm-mssa-max-acc-promotion",
+                     std::to_string(kLicmMaxAccessesForPromotion));
   });
 }
 
