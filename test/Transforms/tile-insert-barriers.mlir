@@ -771,3 +771,49 @@ tile.kernel @selected_tile_gemm(%A: memref<64x64xf16>, %flag: i1) grid [1] threa
   tile.copy %A to %A1 : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
   tile.gemm %As, %Bs, %acc {clear} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
 }
+
+// -----
+
+// A tile.warp_specialize opens and closes with barriers of the whole block
+// (its lowering's): the tile written before it, read by its consumer and
+// after it, and the consumer's tile written again after it, need no
+// barrier of their own.
+// CHECK-LABEL: tile.kernel @around_warp_specialize
+// CHECK: tile.copy %Q to
+// CHECK-NEXT: tile.copy %bias to
+// CHECK-NEXT: tile.warp_specialize
+// CHECK-NOT: tile.barrier
+// CHECK: tile.parallel
+// CHECK-NOT: tile.barrier
+// CHECK: tile.copy %Q
+// CHECK-NEXT: }
+tile.kernel @around_warp_specialize(%Q: memref<64x64xf16>, %K: memref<?x64xf16>, %bias: memref<64xf32>,
+                                    %S: memref<64x64xf32>)
+    grid [1] threads [256] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %seq = memref.dim %K, %c0 : memref<?x64xf16>
+  %n = arith.ceildivui %seq, %c64 : index
+  %Qs = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %Ks = tile.alloc_shared : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %bs = tile.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<64x64xf32, #tile.fragment>
+  tile.copy %Q to %Qs : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  tile.copy %bias to %bs : memref<64xf32> to memref<64xf32, #gpu.address_space<workgroup>>
+  tile.warp_specialize %c0 to %n step %c1 stages 2
+      tiles(%Ks : memref<64x64xf16, #gpu.address_space<workgroup>>)
+      producer(%j, %s) threads 128 {
+    %n0 = arith.muli %j, %c64 : index
+    tile.copy %K[%n0, %c0] to %Ks : memref<?x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+  } consumer(%j, %s) threads 128 {
+    tile.gemm %Qs, %Ks, %acc {transpose_b} : memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf32, #tile.fragment>
+  }
+  tile.parallel (%i, %j) in [64, 64] {
+    %v = memref.load %acc[%i, %j] : memref<64x64xf32, #tile.fragment>
+    %b = memref.load %bs[%j] : memref<64xf32, #gpu.address_space<workgroup>>
+    %sum = arith.addf %v, %b : f32
+    memref.store %sum, %S[%i, %j] : memref<64x64xf32>
+  }
+  tile.copy %Q to %Qs : memref<64x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+}

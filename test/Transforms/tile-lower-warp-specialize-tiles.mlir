@@ -154,6 +154,107 @@ tile.kernel @epilogue_in_consumer(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B
 
 // -----
 
+// The epilogue may read a shared tile written before the op (a bias staged
+// in shared memory): the op's opening barrier orders the writes with the
+// consumer's reads, so the epilogue still moves into the consumer's role,
+// and, only the consumer reading the tile, the producer loads it by TMA
+// ahead of its loop, as a resident tile (512 bytes on mbarrier 8, after
+// full, empty), which the consumer waits for before its loop. An epilogue
+// that writes shared memory stays after the op (@epilogue_writes_shared).
+// CHECK-LABEL: tile.kernel @epilogue_reads_staged_bias
+// CHECK: %[[BS:.+]] = tile.alloc_shared {alignment = 128 : i64} : memref<256xf32
+// CHECK-NOT: tile.copy %bias
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.+}}[%[[R:c8(_[0-9]+)?]]], %c1024
+// CHECK: tile.tma_load %bias[%{{.+}}] to %[[BS]], %{{.+}}[%[[R]]]
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvgpu.mbarrier.try_wait.parity %{{.+}}[%c8{{(_[0-9]+)?}}], %false
+// CHECK: scf.for
+// CHECK: tile.gemm
+// CHECK: tile.parallel
+// CHECK: memref.load %[[BS]]
+// CHECK: tile.copy %{{.*}} to %{{.*}} : memref<128x256xf16, #tile.fragment
+// CHECK-NOT: nvvm.setmaxregister
+// CHECK: } {tile.role_first = 0 : i64, tile.role_threads = 256 : i64}
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: {{^ *}$}}
+tile.kernel @epilogue_reads_staged_bias(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
+                                        %bias: memref<?xf32> {tile.multiple_of = 4}, %C: memref<?x?xf16> {tile.multiple_of = 8})
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %kt = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xf16, #gpu.address_space<workgroup>>
+  %bs = tile.alloc_shared : memref<256xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x256xf32, #tile.fragment>
+  %out = tile.alloc_fragment : memref<128x256xf16, #tile.fragment>
+  tile.copy %bias[%c0] to %bs : memref<?xf32> to memref<256xf32, #gpu.address_space<workgroup>>
+  tile.clear %acc : memref<128x256xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %kt step %c1 stages 4
+      tiles(%As, %Bs : memref<128x64xf16, #gpu.address_space<workgroup>>,
+                       memref<64x256xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+    %k0 = arith.muli %k, %c64 : index
+    tile.copy %A[%c0, %k0] to %As : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %c0] to %Bs : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 256 regs 232 {
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.fragment>
+  }
+  tile.parallel (%i, %j) in [128, 256] {
+    %v = memref.load %acc[%i, %j] : memref<128x256xf32, #tile.fragment>
+    %b = memref.load %bs[%j] : memref<256xf32, #gpu.address_space<workgroup>>
+    %sum = arith.addf %v, %b : f32
+    %r = arith.maximumf %sum, %zero : f32
+    %h = arith.truncf %r : f32 to f16
+    memref.store %h, %out[%i, %j] : memref<128x256xf16, #tile.fragment>
+  }
+  tile.copy %out to %C[%c0, %c0] : memref<128x256xf16, #tile.fragment> to memref<?x?xf16>
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @epilogue_writes_shared
+// CHECK: scf.for
+// CHECK: tile.gemm
+// CHECK: nvvm.setmaxregister  decrease 168
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.parallel
+tile.kernel @epilogue_writes_shared(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
+                                    %C: memref<128x256xf32>)
+    grid [1] threads [384] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %K = memref.dim %A, %c1 : memref<?x?xf16>
+  %kt = arith.ceildivui %K, %c64 : index
+  %As = tile.alloc_shared : memref<128x64xf16, #gpu.address_space<workgroup>>
+  %Bs = tile.alloc_shared : memref<64x256xf16, #gpu.address_space<workgroup>>
+  %Cs = tile.alloc_shared : memref<128x256xf32, #gpu.address_space<workgroup>>
+  %acc = tile.alloc_fragment : memref<128x256xf32, #tile.fragment>
+  tile.clear %acc : memref<128x256xf32, #tile.fragment>
+  tile.warp_specialize %c0 to %kt step %c1 stages 2
+      tiles(%As, %Bs : memref<128x64xf16, #gpu.address_space<workgroup>>,
+                       memref<64x256xf16, #gpu.address_space<workgroup>>)
+      producer(%k, %s) threads 128 regs 40 {
+    %k0 = arith.muli %k, %c64 : index
+    tile.copy %A[%c0, %k0] to %As : memref<?x?xf16> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    tile.copy %B[%k0, %c0] to %Bs : memref<?x?xf16> to memref<64x256xf16, #gpu.address_space<workgroup>>
+  } consumer(%k, %s) threads 256 regs 232 {
+    tile.gemm %As, %Bs, %acc {lowering = #tile.gemm_lowering<wgmma>} : memref<128x64xf16, #gpu.address_space<workgroup>>, memref<64x256xf16, #gpu.address_space<workgroup>>, memref<128x256xf32, #tile.fragment>
+  }
+  tile.parallel (%i, %j) in [128, 256] {
+    %v = memref.load %acc[%i, %j] : memref<128x256xf32, #tile.fragment>
+    memref.store %v, %Cs[%i, %j] : memref<128x256xf32, #gpu.address_space<workgroup>>
+  }
+  tile.copy %Cs to %C : memref<128x256xf32, #gpu.address_space<workgroup>> to memref<128x256xf32>
+}
+
+// -----
+
 // A consumer gemm reading a tile loaded right before the op, which only
 // the consumer reads (attention's Q), as well as the stage's: the
 // producer's issuing thread loads it by TMA ahead of its loop, on one more

@@ -9,7 +9,9 @@
 // the body. Control flow that depends on the thread is never entered: its
 // accesses are checked against the pending set as a whole (a barrier goes
 // before it, hoisted), and a hazard between two accesses inside it is
-// reported as an error, since no barrier can be placed there.
+// reported as an error, since no barrier can be placed there. A
+// `tile.warp_specialize` opens and closes with barriers of its own (its
+// lowering's): nothing is pending across it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +57,17 @@ static bool isBarrier(Operation *op) {
   StringRef name = op->getName().getStringRef();
   return isa<BarrierOp, gpu::BarrierOp>(op) || name == "nvvm.barrier0" ||
          (name == "nvvm.barrier" && op->getNumOperands() == 0);
+}
+
+/// Returns true for ops whose lowering opens and closes with a barrier of
+/// the whole block: `tile.warp_specialize` (tile-lower-warp-specialize puts
+/// one after the mbarrier initialization and one after the roles). What
+/// precedes such an op is ordered with everything in and after it, and what
+/// it does with everything after it: nothing is pending at either end, and
+/// a tile written before it and read after it (a fused epilogue's bias)
+/// needs no barrier of its own.
+static bool isBracketedByBarriers(Operation *op) {
+  return isa<WarpSpecializeOp>(op);
 }
 
 /// Names an access for diagnostics: "'memref.store' writing".
@@ -198,7 +211,7 @@ static std::optional<int64_t> getStaticTripCount(LoopLikeOpInterface loop) {
 bool BarrierPlacer::collectUntilBarrier(Block &block,
                                         Accesses &accesses) const {
   for (Operation &op : block) {
-    if (isBarrier(&op))
+    if (isBarrier(&op) || isBracketedByBarriers(&op))
       return true;
     auto loop = dyn_cast<LoopLikeOpInterface>(&op);
     std::optional<int64_t> trips =
@@ -224,7 +237,7 @@ FailureOr<bool> BarrierPlacer::walkLoop(Operation *loop, Accesses &pending,
   // barrier can meet what precedes the loop.
   Accesses inside;
   for (Operation &op : body) {
-    if (isBarrier(&op))
+    if (isBarrier(&op) || isBracketedByBarriers(&op))
       break;
     analysis.collect(&op, inside);
   }
@@ -285,15 +298,14 @@ FailureOr<bool> BarrierPlacer::walkBlock(Block &block, Accesses &pending,
   bool sawBarrier = false;
   for (Operation &opRef : llvm::make_early_inc_range(block)) {
     Operation *op = &opRef;
-    if (isBarrier(op)) {
+    if (isBarrier(op) || isBracketedByBarriers(op)) {
       pending.clear();
       sawBarrier = true;
       continue;
     }
     bool atomicUnit =
-        op->getNumRegions() == 0 ||
-        isa<ParallelOp, CopyOp, FillOp, ClearOp, ThreadAllReduceOp,
-            WarpSpecializeOp, ForEachOwnedOp>(op);
+        op->getNumRegions() == 0 || isa<ParallelOp, CopyOp, FillOp, ClearOp,
+                                        ThreadAllReduceOp, ForEachOwnedOp>(op);
     if (atomicUnit) {
       Accesses accesses;
       analysis.collect(op, accesses);

@@ -62,8 +62,8 @@
 // moves into the consumer's role, ahead of its loop, so that the fragment
 // has no value in the other threads' code. An epilogue right after the op
 // (elementwise ops on the consumer's fragments, copies of them to global
-// memory) moves into the role after its loop, under the consumer's
-// register count.
+// memory, reads of shared tiles written before the op) moves into the role
+// after its loop, under the consumer's register count.
 //
 // The consumer's wgmma gemms then read operands only TMA wrote (no
 // fence.proxy.async: `tile.tma_operands`), and one whose accumulator
@@ -460,11 +460,14 @@ static bool canUseTma(WarpSpecializeOp op, int64_t &bytes) {
 /// The copies of whole tiles from kernel arguments into shared tiles that
 /// precede `op` (with only index arithmetic, fragment initializations and
 /// inserted barriers between) and whose tiles nothing but `op`'s consumer
-/// uses, which only reads them (checkRole): the resident operands of the
-/// loop, such as attention's Q tile. Issued by TMA in the producer they
-/// overlap the first stages' copies; before the op they would precede them,
-/// a global-memory latency more per block. `bytes` is what they bring.
+/// uses, which only reads them (checkRole), in its loop or in the epilogue
+/// that moves into its role (`epilogue`): the resident operands of the
+/// loop, such as attention's Q tile, or a fused epilogue's bias. Issued by
+/// TMA in the producer they overlap the first stages' copies; before the op
+/// they would precede them, a global-memory latency more per block.
+/// `bytes` is what they bring.
 static SmallVector<CopyOp> getResidentLoads(WarpSpecializeOp op,
+                                            ArrayRef<Operation *> epilogue,
                                             int64_t &bytes) {
   SmallVector<CopyOp> loads;
   bytes = 0;
@@ -487,7 +490,10 @@ static SmallVector<CopyOp> getResidentLoads(WarpSpecializeOp op,
     bool onlyConsumerReads =
         llvm::all_of(alloc->getUsers(), [&](Operation *user) {
           return user == copy.getOperation() ||
-                 consumer.isAncestor(user->getParentRegion());
+                 consumer.isAncestor(user->getParentRegion()) ||
+                 llvm::any_of(epilogue, [&](Operation *moved) {
+                   return moved->isAncestor(user);
+                 });
         });
     if (!onlyConsumerReads)
       break;
@@ -536,10 +542,30 @@ static SmallVector<Operation *> getConsumerPrologue(WarpSpecializeOp op) {
   return prologue;
 }
 
-/// Whether `op`, right after a pipeline, works only on fragments of
-/// `threads` threads (the consumer's), on global memory and on scalars: no
-/// shared memory, nothing that waits for other threads.
-static bool isConsumerEpilogueOp(Operation *op, int64_t threads) {
+/// Whether `nested` only reads `memref` (a load, or a copy from it).
+static bool onlyReads(Operation *nested, Value memref) {
+  if (auto load = dyn_cast<memref::LoadOp>(nested))
+    return load.getMemref() == memref;
+  if (auto load = dyn_cast<vector::LoadOp>(nested))
+    return load.getBase() == memref;
+  if (auto copy = dyn_cast<CopyOp>(nested))
+    return copy.getSource() == memref && copy.getTarget() != memref;
+  return false;
+}
+
+/// Whether `op`, right after the pipeline `pipeline`, works only on
+/// fragments of its consumer's threads, on global memory and on scalars,
+/// and only reads shared memory outside the pipeline (a bias staged before
+/// the op): nothing that waits for other threads. Such a tile is written
+/// before the op, whose opening barrier orders the writes with the
+/// consumer's reads, and nothing in the op writes it (checkRole).
+static bool isConsumerEpilogueOp(Operation *op, WarpSpecializeOp pipeline) {
+  int64_t threads = pipeline.getConsumerThreads();
+  auto outsidePipeline = [&](Value value) {
+    return value.getDefiningOp<AllocSharedOp>() &&
+           !llvm::is_contained(pipeline.getTiles(), value) &&
+           !llvm::is_contained(pipeline.getBuffers(), value);
+  };
   auto ownedByConsumer = [&](Value value) {
     auto alloc = value.getDefiningOp<AllocFragmentOp>();
     LayoutAttr layout = alloc ? alloc.getLayoutAttr() : LayoutAttr();
@@ -570,6 +596,10 @@ static bool isConsumerEpilogueOp(Operation *op, int64_t threads) {
         break;
       case MemorySpace::Global:
         break;
+      case MemorySpace::Shared:
+        if (!outsidePipeline(operand) || !onlyReads(nested, operand))
+          return WalkResult::interrupt();
+        break;
       default:
         return WalkResult::interrupt();
       }
@@ -587,12 +617,11 @@ static bool isConsumerEpilogueOp(Operation *op, int64_t threads) {
 /// fused epilogue (the accumulator, its bias values and the result) spilled
 /// there. Only the consumer's threads ran them anyway.
 static SmallVector<Operation *> getConsumerEpilogue(WarpSpecializeOp op) {
-  int64_t threads = op.getConsumerThreads();
   SmallVector<Operation *> epilogue;
   for (Operation *next = op->getNextNode();
        next && !next->hasTrait<OpTrait::IsTerminator>();
        next = next->getNextNode()) {
-    if (isConsumerEpilogueOp(next, threads) ||
+    if (isConsumerEpilogueOp(next, op) ||
         (next->getNumRegions() == 0 && isMemoryEffectFree(next)))
       epilogue.push_back(next);
     else
@@ -1039,8 +1068,11 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
   }
   if (tma)
     plan.inFlight = getOverlappableGemms(op.getConsumer());
+  plan.consumerPrologue = getConsumerPrologue(op);
+  plan.consumerEpilogue = getConsumerEpilogue(op);
   if (plan.tma)
-    plan.residentLoads = getResidentLoads(op, plan.residentBytes);
+    plan.residentLoads =
+        getResidentLoads(op, plan.consumerEpilogue, plan.residentBytes);
   // Tiles TMA writes need no proxy fence before the MMAs read them.
   llvm::SmallPtrSet<Value, 2> residentTiles;
   for (CopyOp copy : plan.residentLoads)
@@ -1070,8 +1102,6 @@ static LogicalResult lower(WarpSpecializeOp op, bool tma, bool releaseEarly,
                                    : WalkResult::advance();
                       })
                       .wasInterrupted();
-  plan.consumerPrologue = getConsumerPrologue(op);
-  plan.consumerEpilogue = getConsumerEpilogue(op);
   plan.restoreRegisters = !isLastInKernel(op, plan.consumerEpilogue);
   if (entryRegs && plan.restoreRegisters) {
     int64_t entry = *entryRegs;
