@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <dlfcn.h>
 #include <utility>
@@ -329,6 +330,25 @@ enum : int {
   kTensorMapFloatOobFillNone = 0,
 };
 
+TensorMapArrays
+tile::runtime::getTensorMapArrays(const TiledTensorMapSpec &spec) {
+  TensorMapArrays arrays;
+  arrays.dims.assign(spec.shape.rbegin(), spec.shape.rend());
+  arrays.box.assign(spec.box.rbegin(), spec.box.rend());
+  arrays.elementStrides.assign(spec.shape.size(), 1);
+  uint64_t stride = spec.elementBytes;
+  for (size_t d = 0; d + 1 < arrays.dims.size(); ++d) {
+    stride *= arrays.dims[d];
+    arrays.strides.push_back(stride);
+  }
+  // A rank-1 map: null was CUDA_ERROR_INVALID_VALUE (H200, driver
+  // 580.159.04); the row's bytes, rounded up to 16, as a stride.
+  if (arrays.strides.empty())
+    arrays.strides.push_back(
+        llvm::alignTo(stride * (arrays.dims.empty() ? 1 : arrays.dims[0]), 16));
+  return arrays;
+}
+
 llvm::Expected<TensorMap>
 Device::encodeTiledTensorMap(const TiledTensorMapSpec &spec) const {
   if (!api->cuTensorMapEncodeTiled)
@@ -382,22 +402,13 @@ Device::encodeTiledTensorMap(const TiledTensorMapSpec &spec) const {
     return makeError(
         llvm::formatv("a tensor map swizzled by {0} bytes", spec.swizzleBytes));
   }
-  // The driver takes dimensions innermost first, and the byte strides of
-  // all but the innermost.
-  std::vector<uint64_t> dims(spec.shape.rbegin(), spec.shape.rend());
-  std::vector<uint32_t> box(spec.box.rbegin(), spec.box.rend());
-  std::vector<uint64_t> strides;
-  uint64_t stride = spec.elementBytes;
-  for (size_t d = 0; d + 1 < rank; ++d) {
-    stride *= dims[d];
-    strides.push_back(stride);
-  }
-  std::vector<uint32_t> elementStrides(rank, 1);
+  TensorMapArrays arrays = getTensorMapArrays(spec);
   TensorMap map;
   if (int result = api->cuTensorMapEncodeTiled(
           map.words, dataType, static_cast<uint32_t>(rank),
-          reinterpret_cast<void *>(spec.address), dims.data(), strides.data(),
-          box.data(), elementStrides.data(), kTensorMapInterleaveNone, swizzle,
+          reinterpret_cast<void *>(spec.address), arrays.dims.data(),
+          arrays.strides.data(), arrays.box.data(),
+          arrays.elementStrides.data(), kTensorMapInterleaveNone, swizzle,
           kTensorMapL2Promotion256B, kTensorMapFloatOobFillNone)) {
     std::string shape, boxText;
     for (uint64_t extent : spec.shape)
@@ -406,7 +417,7 @@ Device::encodeTiledTensorMap(const TiledTensorMapSpec &spec) const {
       boxText += (boxText.empty() ? "" : "x") + std::to_string(extent);
     return makeError(llvm::formatv(
         "cuTensorMapEncodeTiled failed for a {0} tensor of {1}-byte elements "
-        "at 0x{2:x} (box {3}, swizzle {4} bytes): {5}; TMA needs a 16-byte "
+        "at {2:x} (box {3}, swizzle {4} bytes): {5}; TMA needs a 16-byte "
         "aligned address and rows of multiples of 16 bytes",
         shape, spec.elementBytes, spec.address, boxText, spec.swizzleBytes,
         api->describe(result)));

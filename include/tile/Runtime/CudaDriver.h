@@ -85,6 +85,19 @@ struct TiledTensorMapSpec {
   bool roundTF32 = false;
 };
 
+/// The arrays cuTensorMapEncodeTiled takes for a spec, innermost dimension
+/// first: the extents, the byte strides of all but the innermost dimension,
+/// the box and the element strides (all 1). `strides` is never empty: a
+/// rank-1 map has no stride, but the driver rejects a null array
+/// (CUDA_ERROR_INVALID_VALUE), so it gets one the driver does not read.
+struct TensorMapArrays {
+  std::vector<uint64_t> dims;
+  std::vector<uint64_t> strides;
+  std::vector<uint32_t> box;
+  std::vector<uint32_t> elementStrides;
+};
+TensorMapArrays getTensorMapArrays(const TiledTensorMapSpec &spec);
+
 /// An encoded tensor map (CUtensorMap): 128 bytes, 64-byte aligned.
 struct alignas(64) TensorMap {
   uint64_t words[16] = {};
