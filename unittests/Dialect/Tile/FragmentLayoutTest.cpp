@@ -278,6 +278,43 @@ TEST_F(FragmentLayoutTest, SwizzleSpreadsRowsOverBanks) {
   EXPECT_TRUE(whyNotSwizzlable(MemRefType::get({3, 32}, f16)));
 }
 
+// A row shift that getSwizzledRowShift accepts moves every position of the
+// tile by the same physical rows, in the same column; the smallest such
+// shift is 8 lines: 8 rows of one line, 16 of half a line, 8 panelled
+// rows of two panels (24 of three, so that the panelled rows also move by
+// whole rows). Shifts that break the pattern are refused.
+TEST_F(FragmentLayoutTest, SwizzledRowShiftMovesWholeRows) {
+  Type f16 = Float16Type::get(&context);
+  Type f32 = Float32Type::get(&context);
+  struct Case {
+    MemRefType type;
+    int64_t period;
+  };
+  for (Case c : {Case{MemRefType::get({64, 64}, f16), 8},
+                 Case{MemRefType::get({64, 32}, f16), 16},
+                 Case{MemRefType::get({64, 16}, f16), 32},
+                 Case{MemRefType::get({64, 128}, f16), 8},
+                 Case{MemRefType::get({64, 64}, f32), 8},
+                 Case{MemRefType::get({48, 96}, f32), 24}}) {
+    int64_t rows = c.type.getDimSize(0), columns = c.type.getDimSize(1);
+    for (int64_t shift = 1; shift < rows; ++shift) {
+      std::optional<int64_t> physical = getSwizzledRowShift(c.type, shift);
+      EXPECT_EQ(physical.has_value(), shift % c.period == 0)
+          << columns << " columns, shift " << shift;
+      if (!physical)
+        continue;
+      for (int64_t row = 0; row + shift < rows; ++row)
+        for (int64_t column = 0; column < columns; ++column) {
+          auto [i, j] = getSwizzledPosition(c.type, row, column);
+          EXPECT_EQ(getSwizzledPosition(c.type, row + shift, column),
+                    std::make_pair(i + *physical, j))
+              << columns << " columns, (" << row << ", " << column
+              << ") shifted by " << shift;
+        }
+    }
+  }
+}
+
 // The index arithmetic tile-apply-swizzles writes computes the positions
 // getSwizzledPosition defines, for every element of tiles of each case:
 // one row per line, rows sharing a line (two and four), rows of two and

@@ -167,3 +167,15 @@ int64_t tile::getSwizzledLinearOffset(MemRefType type, int64_t row,
   SwizzleShape shape = getShape(type);
   return getLinearPosition(shape, row, column) * shape.elementBytes;
 }
+
+std::optional<int64_t> tile::getSwizzledRowShift(MemRefType type,
+                                                 int64_t shift) {
+  SwizzleShape shape = getShape(type);
+  // A row more moves the linear position by one row (rows up to a line) or
+  // by one line (panelled rows: a panel's rows are lines).
+  int64_t moved =
+      shift * (shape.isPanelled() ? shape.lineElements : shape.rowElements);
+  if (moved % (8 * shape.lineElements) != 0 || moved % shape.rowElements != 0)
+    return std::nullopt;
+  return moved / shape.rowElements;
+}

@@ -78,23 +78,23 @@ SmallVector<int64_t> FragmentRegisters::storedRegisters() const {
   return llvm::to_vector(llvm::seq<int64_t>(0, layout.getRegisters()));
 }
 
-SmallVector<Value> FragmentRegisters::coordinates(OpBuilder &builder,
-                                                  Location loc, Value thread,
-                                                  int64_t reg) const {
+AffineMap FragmentRegisters::getCoordinateMap(int64_t reg, unsigned dim) const {
   // The register is a constant: each coordinate is an affine function of
   // the thread alone, which the index analyses (alignment, contiguity,
   // bounds) read directly.
-  MLIRContext *context = builder.getContext();
-  AffineMap map = layout.getMap().replace(
-      {{getAffineDimExpr(1, context), getAffineConstantExpr(reg, context)}},
-      /*numResultDims=*/2, /*numResultSyms=*/0);
+  MLIRContext *context = layout.getContext();
+  AffineExpr expr = layout.getMap().getResult(dim).replace(
+      getAffineDimExpr(1, context), getAffineConstantExpr(reg, context));
+  return AffineMap::get(1, 0, simplifyAffineExpr(expr, 2, 0), context);
+}
+
+SmallVector<Value> FragmentRegisters::coordinates(OpBuilder &builder,
+                                                  Location loc, Value thread,
+                                                  int64_t reg) const {
   SmallVector<Value> result;
-  for (unsigned dim = 0; dim < map.getNumResults(); ++dim) {
-    AffineMap coordinate = AffineMap::get(
-        1, 0, simplifyAffineExpr(map.getResult(dim), 2, 0), context);
-    result.push_back(
-        affine::AffineApplyOp::create(builder, loc, coordinate, thread));
-  }
+  for (unsigned dim = 0, e = layout.getMap().getNumResults(); dim < e; ++dim)
+    result.push_back(affine::AffineApplyOp::create(
+        builder, loc, getCoordinateMap(reg, dim), thread));
   return result;
 }
 
@@ -328,12 +328,22 @@ private:
         registerArg
             ? llvm::to_vector(llvm::seq<int64_t>(0, layout.getRegisters()))
             : shape.storedRegisters();
+    // Only the coordinates the body uses, each distinct one once (the
+    // registers of a column share its column coordinate): the others would
+    // only be affine.apply ops for canonicalization to fold and erase.
+    DenseMap<AffineMap, Value> built;
     for (int64_t reg : visited) {
       Location loc = loop->getLoc();
-      SmallVector<Value> coordinates =
-          shape.coordinates(builder, loc, thread, reg);
       IRMapping mapping;
-      mapping.map(coordinateArgs, coordinates);
+      for (auto [dim, arg] : llvm::enumerate(coordinateArgs)) {
+        if (arg.use_empty())
+          continue;
+        AffineMap map = shape.getCoordinateMap(reg, dim);
+        Value &coordinate = built[map];
+        if (!coordinate)
+          coordinate = affine::AffineApplyOp::create(builder, loc, map, thread);
+        mapping.map(arg, coordinate);
+      }
       if (registerArg)
         mapping.map(registerArg,
                     arith::ConstantIndexOp::create(builder, loc, reg));

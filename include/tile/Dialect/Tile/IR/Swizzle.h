@@ -71,6 +71,14 @@ std::pair<int64_t, int64_t> getSwizzledPosition(MemRefType type, int64_t row,
 /// descriptors (wgmma, TMA) start there and the hardware permutes the rest.
 int64_t getSwizzledLinearOffset(MemRefType type, int64_t row, int64_t column);
 
+/// The physical rows by which logical row `row + shift` lies below row
+/// `row`, in the same column, for every row and column of a swizzled
+/// buffer of `type`: when the shift moves every position by a multiple of
+/// 8 lines (the pattern repeats: the chunks are permuted alike) and by
+/// whole physical rows. Nullopt for other shifts. Index arithmetic of
+/// (row + shift, column) is then that of (row, column) plus a constant.
+std::optional<int64_t> getSwizzledRowShift(MemRefType type, int64_t shift);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_SWIZZLE_H

@@ -61,6 +61,8 @@ struct FragmentRegisters {
   /// (affine.apply of the layout with the register substituted).
   SmallVector<Value> coordinates(OpBuilder &builder, Location loc, Value thread,
                                  int64_t reg) const;
+  /// Coordinate `dim` of register `reg` as a map of the thread index.
+  AffineMap getCoordinateMap(int64_t reg, unsigned dim) const;
 };
 
 /// Converts `value` (a float or a vector of floats) to elements of the
