@@ -139,18 +139,21 @@ tile.kernel @descriptor_base(%A: memref<1xindex>) grid [1] threads [32] {
 
 // -----
 
-// Rows q + c (q provably not negative, c a constant): the pattern repeats
+// Rows q + c (q provably not negative, c a constant) of loads marked
+// tile.share_swizzle_rows (a tf32 wgmma gemm's B^T registers): the pattern repeats
 // every 8 lines, 8 rows of one line each here, so row q + 20 is swizzled as
 // row q + 4 and moved down 16 rows, row q + 8 as row q and moved 8 rows;
 // the accesses of rows q, q + 8, q + 16, ... share q's swizzle arithmetic
 // (a tf32 wgmma gemm's B^T registers, one K step of 8 rows after another).
-// A row whose lower bound is unknown is swizzled as it is.
+// A row whose lower bound is unknown, or a load not marked, is swizzled as
+// it is.
 // CHECK-LABEL: tile.kernel @shifted_rows
 // CHECK: %[[C4:.+]] = arith.constant 4 : index
 // CHECK: %[[C8:.+]] = arith.constant 8 : index
 // CHECK: %[[C16:.+]] = arith.constant 16 : index
 // CHECK: %[[Q:.+]] = arith.remui
 // CHECK: %[[BUF:.+]] = tile.alloc_shared
+// CHECK: %[[R20:.+]] = arith.addi %[[Q]], %{{.+}}
 // CHECK: %[[Q4:.+]] = arith.addi %[[Q]], %[[C4]]
 // CHECK: arith.andi %[[Q4]]
 // CHECK: %[[J4:.+]] = arith.xori %[[COL:[^,]+]], %{{.+}}
@@ -165,7 +168,9 @@ tile.kernel @descriptor_base(%A: memref<1xindex>) grid [1] threads [32] {
 // CHECK: %[[K:.+]] = arith.addi %{{.+}}, %[[C8]]
 // CHECK: arith.andi %[[K]]
 // CHECK: memref.load %[[BUF]][%[[K]], %{{.+}}]
-tile.kernel @shifted_rows(%j: index, %k: index, %O: memref<4xf16>) grid [1] threads [32] {
+// CHECK: arith.andi %[[R20]]
+// CHECK: memref.load %[[BUF]][%[[R20]], %{{.+}}] :
+tile.kernel @shifted_rows(%j: index, %k: index, %O: memref<5xf16>) grid [1] threads [32] {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
@@ -174,19 +179,22 @@ tile.kernel @shifted_rows(%j: index, %k: index, %O: memref<4xf16>) grid [1] thre
   %q = arith.remui %t, %c4 : index
   %s = tile.alloc_shared {swizzle = 128} : memref<64x64xf16, #gpu.address_space<workgroup>>
   %r20 = arith.addi %q, %c20 : index
-  %a = memref.load %s[%r20, %j] : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %a = memref.load %s[%r20, %j]  {tile.share_swizzle_rows} : memref<64x64xf16, #gpu.address_space<workgroup>>
   %r8 = arith.addi %q, %c8 : index
-  %b = memref.load %s[%r8, %j] : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %b = memref.load %s[%r8, %j] {tile.share_swizzle_rows} : memref<64x64xf16, #gpu.address_space<workgroup>>
   %r16 = arith.addi %c16, %q : index
-  %c = memref.load %s[%r16, %j] : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %c = memref.load %s[%r16, %j] {tile.share_swizzle_rows} : memref<64x64xf16, #gpu.address_space<workgroup>>
   %k8 = arith.addi %k, %c8 : index
-  %d = memref.load %s[%k8, %j] : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %d = memref.load %s[%k8, %j] {tile.share_swizzle_rows} : memref<64x64xf16, #gpu.address_space<workgroup>>
+  %e = memref.load %s[%r20, %j] : memref<64x64xf16, #gpu.address_space<workgroup>>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
-  memref.store %a, %O[%c0] : memref<4xf16>
-  memref.store %b, %O[%c1] : memref<4xf16>
-  memref.store %c, %O[%c2] : memref<4xf16>
-  memref.store %d, %O[%c3] : memref<4xf16>
+  memref.store %a, %O[%c0] : memref<5xf16>
+  memref.store %b, %O[%c1] : memref<5xf16>
+  memref.store %c, %O[%c2] : memref<5xf16>
+  memref.store %d, %O[%c3] : memref<5xf16>
+  %c4i = arith.constant 4 : index
+  memref.store %e, %O[%c4i] : memref<5xf16>
 }

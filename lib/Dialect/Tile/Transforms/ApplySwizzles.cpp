@@ -67,19 +67,23 @@ static std::pair<Value, int64_t> splitRowShift(OpBuilder &builder, Location loc,
 }
 
 /// Rewrites the indices `operands` (of `op`, addressing `type`) in place.
-/// A row `x + c` is swizzled as row `x + c mod p`, then moved by the rows
-/// the rest of c moves it (p: the period of the swizzle in rows): the
-/// accesses of rows x, x + p, x + 2p, ... share x's swizzle arithmetic (a
-/// tf32 wgmma gemm's B^T registers, rows q + k0 and q + k0 + 4 for each K
-/// step k0: two computations of the row instead of 16; LLVM's first
-/// InstCombine spent 67 M instructions on the 16).
+/// On an access marked tile.share_swizzle_rows, a row `x + c` is swizzled
+/// as row `x + c mod p`, then moved by the rows the rest of c moves it (p:
+/// the period of the swizzle in rows): the accesses of rows x, x + p, x +
+/// 2p, ... share x's swizzle arithmetic (a tf32 wgmma gemm's B^T
+/// registers, rows q + k0 and q + k0 + 4 for each K step k0). Not done for
+/// every access: the same on the portable tf32 GEMM's mma.sync operands
+/// (gemm/tf32.mlir, 146 -> 124 registers) ran 8% slower on the H200, ptxas
+/// then scheduling its loads closer to their MMAs.
 static void swizzle(Operation *op, MemRefType type,
                     MutableOperandRange operands) {
   OpBuilder builder(op);
   Location loc = op->getLoc();
   SmallVector<Value> indices = llvm::to_vector(ValueRange(operands));
   size_t rowDim = indices.size() - 2;
-  auto [row, shift] = splitRowShift(builder, loc, type, indices[rowDim]);
+  auto [row, shift] = op->hasAttr(kShareSwizzleRowsAttr)
+                          ? splitRowShift(builder, loc, type, indices[rowDim])
+                          : std::pair(indices[rowDim], int64_t(0));
   indices[rowDim] = row;
   SmallVector<Value> physical =
       buildSwizzledIndices(builder, loc, type, indices);

@@ -57,6 +57,12 @@ constexpr llvm::StringLiteral kTmaOperandsAttr =
 /// consumer by tile-lower-warp-specialize): the gemm rounds none itself.
 constexpr llvm::StringLiteral kTF32RoundedAttr =
     TileDialect::Tf32RoundedAttrHelper::getNameStr();
+/// On a load of a swizzled tile whose row is `x + c` (a transposed tf32
+/// wgmma gemm's B^T registers, rows q + k0 for every K step k0):
+/// tile-apply-swizzles swizzles row `x + c mod p` and adds the whole rows
+/// the rest of c moves it by (p: the pattern's period in rows), so that
+/// the loads of every K step share one swizzle computation.
+constexpr llvm::StringLiteral kShareSwizzleRowsAttr = "tile.share_swizzle_rows";
 /// Marks, during tile-lower-fragments, a loop after which the wait for its
 /// in-flight wgmma gemms was placed (one wait for two copies of a gemm).
 constexpr llvm::StringLiteral kWgmmaWaitedAttr = "tile.wgmma_waited";
