@@ -82,7 +82,7 @@ tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// PTX: st.shared.b32
+// PTX: st.shared.v2.b16
 // PTX: bar.sync
 // PTX: st.global.v4.b32
 

@@ -123,6 +123,29 @@ tile.kernel @copy_from_local_bounds_checked(%B: memref<?xf32>) grid [4] threads 
 
 // -----
 
+// A register run of a fragment copied out at its owner's coordinates, as
+// tile-lower-fragments writes them (the m16n8 accumulator's row and column
+// of a register on 4 warps of 2x2, `mod` spelled out by simplification):
+// the column is 2 (t mod 4) + 64 ((t floordiv 32) mod 2) + 56, at most 126,
+// so the run of two ends inside the 128 columns and the copy has no test
+// (exact ranges of power-of-two layouts, IndexAnalysis.cpp).
+// CHECK-LABEL: tile.kernel @copy_at_fragment_coordinates
+// CHECK-NOT: scf.if
+// CHECK: tile.vectorized
+// CHECK-NOT: scf.if
+tile.kernel @copy_at_fragment_coordinates() grid [1] threads [128] {
+  %c0 = arith.constant 0 : index
+  %tx = tile.thread_id x
+  %regs = tile.alloc_local : memref<64x2xf16>
+  %s = tile.alloc_shared : memref<128x136xf16, #gpu.address_space<workgroup>>
+  %t = memref.subview %s[0, 0] [128, 128] [1, 1] : memref<128x136xf16, #gpu.address_space<workgroup>> to memref<128x128xf16, strided<[136, 1]>, #gpu.address_space<workgroup>>
+  %row = affine.apply affine_map<(d0) -> ((d0 floordiv 64) * 64 + (d0 mod 32) floordiv 4 + 8)>(%tx)
+  %col = affine.apply affine_map<(d0) -> (d0 * 2 + (d0 floordiv 32) * 64 - ((d0 floordiv 32) floordiv 2) * 128 - (d0 floordiv 4) * 8 + 56)>(%tx)
+  tile.copy %regs[%c0, %c0] to %t[%row, %col] shape [1, 2] : memref<64x2xf16> to memref<128x128xf16, strided<[136, 1]>, #gpu.address_space<workgroup>>
+}
+
+// -----
+
 // tile.parallel over 64x32 on 256 threads: 8 rounds, iteration (i, j) from
 // the linear index, innermost fastest.
 // CHECK-LABEL: tile.kernel @parallel_2d

@@ -4,6 +4,10 @@
 
 #include "TestUtils.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -95,6 +99,74 @@ TEST_F(IndexAnalysisTest, NoRangeWhereValuesMayWrap) {
   EXPECT_FALSE(range("overflow"));
   ASSERT_TRUE(range("maxui_non_negative"));
   EXPECT_EQ(range("maxui_non_negative")->upper, 1);
+}
+
+/// The range of `expr` over d0 in [0, threads), by evaluating it at each.
+static IndexRange enumerateRange(AffineExpr expr, int64_t threads) {
+  IndexRange range{INT64_MAX, INT64_MIN};
+  for (int64_t t = 0; t < threads; ++t) {
+    AffineExpr value =
+        expr.replaceDims({getAffineConstantExpr(t, expr.getContext())});
+    int64_t v = cast<AffineConstantExpr>(value).getValue();
+    range.lower = std::min(range.lower, v);
+    range.upper = std::max(range.upper, v);
+  }
+  return range;
+}
+
+// Thread coordinates of fragment layouts, as simplification spells them
+// (`d mod k` as `d - (d floordiv k) * k`): exact over [0, 2^n), and a
+// superset of the values elsewhere.
+TEST_F(IndexAnalysisTest, ThreadCoordinatesOfPowerOfTwoLayouts) {
+  struct Case {
+    const char *map;
+    bool exact; // over [0, 2^n)
+  };
+  const Case cases[] = {
+      // The m16n8 accumulator's column of register 28 (mma_sync.mlir's
+      // epilogue): 2 (t mod 4) + 64 ((t floordiv 32) mod 2) + 56.
+      {"affine_map<(d0) -> (d0 * 2 + (d0 floordiv 32) * 64 - ((d0 floordiv "
+       "32) floordiv 2) * 128 - (d0 floordiv 4) * 8 + 56)>",
+       true},
+      {"affine_map<(d0) -> ((d0 floordiv 64) * 64 + (d0 mod 32) floordiv 4 "
+       "+ 8)>",
+       true},
+      {"affine_map<(d0) -> (d0 - (d0 floordiv 8) * 8 - 3)>", true},
+      {"affine_map<(d0) -> ((d0 mod 16) floordiv 4 * 3 - d0 mod 4)>", true},
+      // Not bit fields (a divisor of 3, a ceildiv): intervals alone.
+      {"affine_map<(d0) -> (d0 - (d0 floordiv 3) * 3)>", false},
+      {"affine_map<(d0) -> (d0 ceildiv 8)>", false},
+  };
+  for (auto [text, exactOverPowersOfTwo] : cases) {
+    auto map = cast<AffineMapAttr>(parseAttribute(text, &context)).getValue();
+    AffineExpr expr = map.getResult(0);
+    for (int64_t threads : {128, 96, 1024}) {
+      SCOPED_TRACE(std::string(text) + " over " + std::to_string(threads));
+      std::optional<IndexRange> range =
+          getAffineExprRange(expr, {IndexRange{0, threads - 1}}, {});
+      ASSERT_TRUE(range);
+      IndexRange exact = enumerateRange(expr, threads);
+      EXPECT_LE(range->lower, exact.lower);
+      EXPECT_GE(range->upper, exact.upper);
+      if (exactOverPowersOfTwo && llvm::isPowerOf2_64(threads)) {
+        EXPECT_EQ(range->lower, exact.lower);
+        EXPECT_EQ(range->upper, exact.upper);
+      }
+    }
+  }
+  // The epilogue's column and a two-element run after it fit 128 columns.
+  auto column = cast<AffineMapAttr>(parseAttribute(cases[0].map, &context));
+  std::optional<IndexRange> range = getAffineExprRange(
+      column.getValue().getResult(0), {IndexRange{0, 127}}, {});
+  ASSERT_TRUE(range);
+  EXPECT_EQ(range->lower, 56);
+  EXPECT_EQ(range->upper, 126);
+  // An operand not starting at zero: intervals alone, still sound.
+  range = getAffineExprRange(column.getValue().getResult(0),
+                             {IndexRange{32, 63}}, {});
+  ASSERT_TRUE(range);
+  EXPECT_LE(range->lower, 56 + 64);
+  EXPECT_GE(range->upper, 62 + 64);
 }
 
 } // namespace

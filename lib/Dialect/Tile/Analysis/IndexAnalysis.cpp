@@ -12,6 +12,7 @@
 #include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -86,6 +87,157 @@ struct RangeDomain {
   Value ceilDiv(Value a, Value b) const { return divide(a, b, true); }
   Value mod(Value a, Value b) const { return remainder(a, b); }
 };
+
+/// An affine expression of operands that range over [0, 2^n) as a linear
+/// function of their bits: `constant + sum(weights[i] * bit_i)`. Thread
+/// coordinates of fragment layouts are such functions (their divisors and
+/// moduli are powers of two), and the interval arithmetic of RangeDomain
+/// loses them once simplification has spelled `d mod k` as
+/// `d - (d floordiv k) * k`: `d * 2 - (d floordiv 4) * 8` is `2 b0 + 4 b1`,
+/// within [0, 6], where intervals give [-248, 254] for 128 threads.
+struct BitLinear {
+  SmallVector<int64_t, 16> weights;
+  int64_t constant = 0;
+
+  bool isConstant() const {
+    return llvm::all_of(weights, [](int64_t w) { return w == 0; });
+  }
+  /// True when the value is its bits placed at distinct powers of two
+  /// (and a non-negative constant on none of them), so that division and
+  /// remainder by a power of two select bits exactly.
+  bool isBitField() const {
+    if (constant < 0)
+      return false;
+    uint64_t used = 0;
+    for (int64_t w : weights) {
+      if (w == 0)
+        continue;
+      if (w < 0 || !llvm::isPowerOf2_64(w) || (used & uint64_t(w)))
+        return false;
+      used |= uint64_t(w);
+    }
+    return (used & uint64_t(constant)) == 0;
+  }
+};
+
+struct BitLinearDomain {
+  using Value = std::optional<BitLinear>;
+  size_t bits;
+
+  Value constant(int64_t c) const {
+    BitLinear result;
+    result.weights.assign(bits, 0);
+    result.constant = c;
+    return result;
+  }
+  Value add(Value a, Value b) const {
+    if (!a || !b)
+      return std::nullopt;
+    for (auto [x, y] : llvm::zip(a->weights, b->weights))
+      if (llvm::AddOverflow(x, y, x))
+        return std::nullopt;
+    if (llvm::AddOverflow(a->constant, b->constant, a->constant))
+      return std::nullopt;
+    return a;
+  }
+  Value mul(Value a, Value b) const {
+    if (!a || !b)
+      return std::nullopt;
+    if (!a->isConstant())
+      std::swap(a, b);
+    if (!a->isConstant())
+      return std::nullopt;
+    int64_t factor = a->constant;
+    for (int64_t &w : b->weights)
+      if (llvm::MulOverflow(w, factor, w))
+        return std::nullopt;
+    if (llvm::MulOverflow(b->constant, factor, b->constant))
+      return std::nullopt;
+    return b;
+  }
+  /// The power of two k of a constant divisor 2^k, or nullopt.
+  static std::optional<unsigned> log2Divisor(const Value &b) {
+    if (!b || !b->isConstant() || b->constant <= 0 ||
+        !llvm::isPowerOf2_64(b->constant))
+      return std::nullopt;
+    return llvm::Log2_64(b->constant);
+  }
+  Value floorDiv(Value a, Value b) const {
+    std::optional<unsigned> k = log2Divisor(b);
+    if (!a || !k || !a->isBitField())
+      return std::nullopt;
+    for (int64_t &w : a->weights)
+      w = w >> *k; // bits below 2^k drop out
+    a->constant >>= *k;
+    return a;
+  }
+  Value ceilDiv(Value, Value) const { return std::nullopt; }
+  Value mod(Value a, Value b) const {
+    std::optional<unsigned> k = log2Divisor(b);
+    if (!a || !k || !a->isBitField())
+      return std::nullopt;
+    int64_t mask = (int64_t(1) << *k) - 1;
+    for (int64_t &w : a->weights)
+      w &= mask;
+    a->constant &= mask;
+    return a;
+  }
+};
+
+/// The range of `expr` by RangeDomain, narrowed by BitLinearDomain when
+/// every operand is a constant or ranges over [0, 2^n) (a range [0, m]
+/// counts as [0, 2^n) for the smallest 2^n above m: a superset, so still
+/// sound).
+static OptRange evaluateAffineRange(AffineExpr expr, ArrayRef<OptRange> dims,
+                                    ArrayRef<OptRange> symbols) {
+  OptRange interval = evaluateAffineExpr(expr, dims, symbols, RangeDomain());
+  // Bits of all operands, side by side.
+  size_t bits = 0;
+  for (const OptRange &range : llvm::concat<const OptRange>(dims, symbols)) {
+    if (!range || range->lower < 0 ||
+        (range->lower != 0 && range->lower != range->upper))
+      return interval;
+    if (range->lower != range->upper)
+      bits += llvm::bit_width(static_cast<uint64_t>(range->upper));
+  }
+  if (bits == 0 || bits > 62)
+    return interval;
+  BitLinearDomain domain{bits};
+  size_t next = 0;
+  auto operand = [&](const OptRange &range) {
+    BitLinear value;
+    value.weights.assign(bits, 0);
+    if (range->lower == range->upper) {
+      value.constant = range->lower;
+      return value;
+    }
+    for (unsigned bit = 0,
+                  e = llvm::bit_width(static_cast<uint64_t>(range->upper));
+         bit < e; ++bit)
+      value.weights[next++] = int64_t(1) << bit;
+    return value;
+  };
+  SmallVector<std::optional<BitLinear>> dimValues, symbolValues;
+  for (const OptRange &range : dims)
+    dimValues.push_back(operand(range));
+  for (const OptRange &range : symbols)
+    symbolValues.push_back(operand(range));
+  std::optional<BitLinear> linear =
+      evaluateAffineExpr(expr, dimValues, symbolValues, domain);
+  if (!linear)
+    return interval;
+  IndexRange exact{linear->constant, linear->constant};
+  for (int64_t w : linear->weights) {
+    if (w < 0 && llvm::AddOverflow(exact.lower, w, exact.lower))
+      return interval;
+    if (w > 0 && llvm::AddOverflow(exact.upper, w, exact.upper))
+      return interval;
+  }
+  if (!interval)
+    return exact;
+  return IndexRange{std::max(interval->lower, exact.lower),
+                    std::min(interval->upper, exact.upper)};
+}
 
 /// Range of the induction variable of a loop from `lb` to `ub` (exclusive).
 static OptRange inductionRange(Value lb, Value ub, unsigned depth) {
@@ -211,8 +363,7 @@ static OptRange rangeOf(Value value, unsigned depth) {
           dims.push_back(rangeOf(v, depth + 1));
         for (Value v : apply.getSymbolOperands())
           symbols.push_back(rangeOf(v, depth + 1));
-        return evaluateAffineExpr(map.getResult(0), dims, symbols,
-                                  RangeDomain());
+        return evaluateAffineRange(map.getResult(0), dims, symbols);
       })
       .Case<arith::ShRUIOp>([&](auto) -> OptRange {
         OptRange shift = operand(1);
@@ -258,7 +409,7 @@ std::optional<IndexRange> tile::getIndexRange(Value value) {
 std::optional<IndexRange>
 tile::getAffineExprRange(AffineExpr expr, ArrayRef<OptRange> dimRanges,
                          ArrayRef<OptRange> symbolRanges) {
-  return evaluateAffineExpr(expr, dimRanges, symbolRanges, RangeDomain());
+  return evaluateAffineRange(expr, dimRanges, symbolRanges);
 }
 
 //===----------------------------------------------------------------------===//
