@@ -12,7 +12,7 @@
 // CHECK-LABEL: tile.kernel @copy
 // PTX-LABEL: .entry copy(
 // PTX-NOT: setp
-// PTX: ld.global.nc.v4.b32
+// PTX: ld.global.v4.b32
 // PTX: st.global.v4.b32
 tile.kernel @copy(%src: memref<268435456xf32>, %dst: memref<268435456xf32>)
     grid [32768] threads [256] attributes {reference = @copy_reference} {

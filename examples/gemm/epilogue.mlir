@@ -81,7 +81,7 @@ tile.kernel @gemm_bias_relu(%A: memref<?x?xf16> {tile.multiple_of = 8},
 // PTX-LABEL: .entry gemm_bias_relu(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // The bias: one 16-byte load into shared memory, then read in pairs.
-// PTX: ld.global.nc.v4.b32
+// PTX: ld.global.v4.b32
 // PTX: bar.sync
 // PTX: ld.shared.v2.b16
 // PTX-NOT: ld.global.b16

@@ -97,7 +97,7 @@ tile.kernel @layer_norm(%X: memref<?x?xf32> {tile.multiple_of = 4},
 
 
 // PTX-LABEL: .entry layer_norm(
-// PTX-DAG: ld.global.nc.v4.b32
+// PTX-DAG: ld.global.v4.b32
 // PTX-DAG: shfl.sync.bfly.b32
 // PTX-DAG: st.global.v4.b32
 

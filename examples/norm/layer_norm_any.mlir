@@ -87,7 +87,7 @@ tile.kernel @layer_norm_any(%X: memref<?x?xf32>,
 }
 
 // PTX-ANY-LABEL: .entry layer_norm_any(
-// PTX-ANY-DAG: ld.global.nc.b32
+// PTX-ANY-DAG: ld.global.b32
 // PTX-ANY-DAG: shfl.sync.bfly.b32
 // PTX-ANY-DAG: st.global.b32
 

@@ -110,7 +110,7 @@ tile.kernel @layer_norm_resident(%X: memref<?x?xf32> {tile.multiple_of = 4},
 }
 
 // PTX-LABEL: .entry layer_norm_resident(
-// PTX-DAG: ld.global.nc.v4.b32
+// PTX-DAG: ld.global.v4.b32
 // PTX-DAG: bar.sync
 // PTX-DAG: st.global.v4.b32
 
@@ -200,7 +200,7 @@ tile.kernel @layer_norm_resident_8k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 }
 
 // PTX-8K-LABEL: .entry layer_norm_resident_8k(
-// PTX-8K-DAG: ld.global.nc.v4.b32
+// PTX-8K-DAG: ld.global.v4.b32
 // PTX-8K-DAG: bar.sync
 // PTX-8K-DAG: st.global.v4.b32
 
@@ -370,7 +370,7 @@ tile.kernel @layer_norm_resident_16k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 }
 
 // PTX-16K-LABEL: .entry layer_norm_resident_16k(
-// PTX-16K-DAG: ld.global.nc.v4.b32
+// PTX-16K-DAG: ld.global.v4.b32
 // PTX-16K-DAG: bar.sync
 // PTX-16K-DAG: st.global.v4.b32
 
@@ -686,7 +686,7 @@ tile.kernel @layer_norm_resident_32k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 }
 
 // PTX-32K-LABEL: .entry layer_norm_resident_32k(
-// PTX-32K-DAG: ld.global.nc.v4.b32
+// PTX-32K-DAG: ld.global.v4.b32
 // PTX-32K-DAG: bar.sync
 // PTX-32K-DAG: st.global.v4.b32
 

@@ -79,7 +79,7 @@ tile.kernel @rms_norm(%X: memref<?x?xf32> {tile.multiple_of = 4},
 
 
 // PTX-LABEL: .entry rms_norm(
-// PTX-DAG: ld.global.nc.v4.b32
+// PTX-DAG: ld.global.v4.b32
 // PTX-DAG: shfl.sync.bfly.b32
 // PTX-DAG: st.global.v4.b32
 

@@ -74,7 +74,7 @@ tile.kernel @rms_norm_any(%X: memref<?x?xf32>,
 }
 
 // PTX-ANY-LABEL: .entry rms_norm_any(
-// PTX-ANY-DAG: ld.global.nc.b32
+// PTX-ANY-DAG: ld.global.b32
 // PTX-ANY-DAG: shfl.sync.bfly.b32
 // PTX-ANY-DAG: st.global.b32
 

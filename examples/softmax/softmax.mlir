@@ -111,7 +111,7 @@ tile.kernel @softmax(%X: memref<?x?xf32> {tile.multiple_of = 4},
 
 
 // PTX-LABEL: .entry softmax(
-// PTX-DAG: ld.global.nc.v4.b32
+// PTX-DAG: ld.global.v4.b32
 // PTX-DAG: shfl.sync.bfly.b32
 // PTX-DAG: st.global.v4.b32
 

@@ -95,7 +95,7 @@ tile.kernel @softmax_any(%X: memref<?x?xf32>, %Y: memref<?x?xf32>)
 }
 
 // PTX-ANY-LABEL: .entry softmax_any(
-// PTX-ANY-DAG: ld.global.nc.b32
+// PTX-ANY-DAG: ld.global.b32
 // PTX-ANY-DAG: shfl.sync.bfly.b32
 // PTX-ANY-DAG: st.global.b32
 

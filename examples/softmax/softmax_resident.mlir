@@ -118,7 +118,7 @@ tile.kernel @softmax_resident(%X: memref<?x?xf32> {tile.multiple_of = 4},
 }
 
 // PTX-RESIDENT-LABEL: .entry softmax_resident(
-// PTX-RESIDENT-DAG: ld.global.nc.v4.b32
+// PTX-RESIDENT-DAG: ld.global.v4.b32
 // PTX-RESIDENT-DAG: bar.sync
 // PTX-RESIDENT-DAG: st.global.v4.b32
 
@@ -217,7 +217,7 @@ tile.kernel @softmax_resident_8k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 }
 
 // PTX-8K-LABEL: .entry softmax_resident_8k(
-// PTX-8K-DAG: ld.global.nc.v4.b32
+// PTX-8K-DAG: ld.global.v4.b32
 // PTX-8K-DAG: bar.sync
 // PTX-8K-DAG: st.global.v4.b32
 
@@ -317,7 +317,7 @@ tile.kernel @softmax_resident_16k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 }
 
 // PTX-16K-LABEL: .entry softmax_resident_16k(
-// PTX-16K-DAG: ld.global.nc.v4.b32
+// PTX-16K-DAG: ld.global.v4.b32
 // PTX-16K-DAG: bar.sync
 // PTX-16K-DAG: st.global.v4.b32
 
@@ -718,7 +718,7 @@ tile.kernel @softmax_resident_32k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 }
 
 // PTX-32K-LABEL: .entry softmax_resident_32k(
-// PTX-32K-DAG: ld.global.nc.v4.b32
+// PTX-32K-DAG: ld.global.v4.b32
 // PTX-32K-DAG: bar.sync
 // PTX-32K-DAG: st.global.v4.b32
 

@@ -21,7 +21,6 @@
 #include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -119,7 +118,6 @@ protected:
              << "no LLVM target machine for " << triple;
     // The backend's level, as upstream sets it.
     (*machine)->setOptLevel(static_cast<llvm::CodeGenOptLevel>(optLevel));
-    markReadOnlyArgumentsNoAlias(module);
     // Without a pipeline, the O level's default, as upstream runs it.
     std::string pipeline =
         llvmPasses.empty() ? "default<O" + std::to_string(optLevel) + ">"
@@ -190,24 +188,6 @@ protected:
   }
 
 private:
-  /// A kernel's `readonly` pointer parameters are the pointers of memref
-  /// arguments it never writes (tile-to-gpu's `llvm.readonly`, which the
-  /// gpu.func lowering puts on both the allocated and the aligned pointer;
-  /// it drops `llvm.noalias` from expanded memrefs). Distinct memref
-  /// arguments do not overlap (docs/KernelABI.md), so they are `noalias`
-  /// too: LLVM knows the kernel's stores leave their loads alone, and the
-  /// NVPTX backend loads them by the non-coherent path (`ld.global.nc`,
-  /// invariant loads), which ptxas may move across stores.
-  static void markReadOnlyArgumentsNoAlias(llvm::Module &module) {
-    for (llvm::Function &function : module) {
-      if (function.getCallingConv() != llvm::CallingConv::PTX_Kernel)
-        continue;
-      for (llvm::Argument &argument : function.args())
-        if (argument.getType()->isPointerTy() && argument.onlyReadsMemory())
-          argument.addAttr(llvm::Attribute::NoAlias);
-    }
-  }
-
   std::string llvmPasses;
   const llvm::StringSet<> &skippedPasses;
 };

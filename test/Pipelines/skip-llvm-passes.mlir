@@ -44,13 +44,13 @@
 // OFF-LABEL: .entry strided(
 // OFF-COUNT-3: mul.lo.s64
 // OFF-NOT: mul.lo.s64
-// OFF: ld.global.nc.b32
+// OFF: ld.global.b32
 // ON-LABEL: .entry strided(
 // ON: mul.lo.s64
 // ON-NOT: mul.lo.s64
 // ON: shl.b64 [[STRIDE:%rd[0-9]+]], %rd{{[0-9]+}}, 2;
 // ON: add.s64 [[NEXT:%rd[0-9]+]], %rd{{[0-9]+}}, [[STRIDE]];
-// ON-NEXT: ld.global.nc.b32 %r{{[0-9]+}}, [[[NEXT]]];
+// ON-NEXT: ld.global.b32 %r{{[0-9]+}}, [[[NEXT]]];
 tile.kernel @strided(%x: memref<?xf32>, %y: memref<?xf32>, %s: index) grid [1] threads [32] {
   %t = tile.thread_id x
   %c1 = arith.constant 1 : index
@@ -75,12 +75,12 @@ tile.kernel @strided(%x: memref<?xf32>, %y: memref<?xf32>, %s: index) grid [1] t
 
 // UNROLLED-LABEL: .entry summed(
 // UNROLLED-NOT: bra
-// UNROLLED-COUNT-4: ld.global.nc.b32
+// UNROLLED-COUNT-4: ld.global.b32
 // UNROLLED-NOT: bra
 // UNROLLED: ret;
 // ROLLED-LABEL: .entry summed(
-// ROLLED: ld.global.nc.b32
-// ROLLED-NOT: ld.global.nc.b32
+// ROLLED: ld.global.b32
+// ROLLED-NOT: ld.global.b32
 // ROLLED: bra
 tile.kernel @summed(%x: memref<?xf32>, %y: memref<?xf32>) grid [1] threads [32] {
   %t = tile.thread_id x

@@ -5,7 +5,7 @@
 // load in PTX (and one 128-bit store to the local buffer, which then lives
 // in registers).
 // CHECK-LABEL: .entry aligned_f16x8(
-// CHECK: ld.global.nc.v4.b32
+// CHECK: ld.global.v4.b32
 // CHECK-NOT: ld.global.b16
 // CHECK: ret;
 tile.kernel @aligned_f16x8(%A: memref<1024xf16>, %out: memref<128xf32>) grid [4] threads [32] {
@@ -39,7 +39,7 @@ tile.kernel @aligned_f16x8(%A: memref<1024xf16>, %out: memref<128xf32>) grid [4]
 // The same loop one element off: eight 16-bit loads, and a remark.
 // CHECK-LABEL: .entry misaligned_f16x8(
 // CHECK-NOT: ld.global.v4
-// CHECK-COUNT-8: ld.global.nc.b16
+// CHECK-COUNT-8: ld.global.b16
 // CHECK: ret;
 tile.kernel @misaligned_f16x8(%A: memref<1032xf16>, %out: memref<128xf32>) grid [4] threads [32] {
   %c0 = arith.constant 0 : index

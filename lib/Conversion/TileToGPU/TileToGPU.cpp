@@ -10,13 +10,9 @@
 
 #include "TmaCopies.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/Support/Debug.h"
@@ -213,66 +209,6 @@ static LogicalResult checkDynamicSharedAlignment(KernelOp kernel) {
   return success();
 }
 
-/// Returns true when nothing in the kernel writes the memory of `memref` (a
-/// kernel argument): every use, through views, reads it or only its
-/// metadata. Uses that could write or let the buffer escape (a terminator
-/// forwarding it, its pointer as an integer, an op of unknown effects) count
-/// as writes.
-static bool isOnlyRead(Value memref) {
-  SmallVector<Value> worklist{memref};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      auto view = dyn_cast<ViewLikeOpInterface>(user);
-      if (view && view.getViewSource() == value) {
-        llvm::append_range(worklist, user->getResults());
-        continue;
-      }
-      if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(user)) {
-        worklist.push_back(metadata.getBaseBuffer());
-        continue;
-      }
-      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
-      if (!effects || user->hasTrait<OpTrait::IsTerminator>() ||
-          isa<memref::ExtractAlignedPointerAsIndexOp>(user) ||
-          llvm::any_of(user->getResultTypes(),
-                       llvm::IsaPred<BaseMemRefType, LLVM::LLVMPointerType>))
-        return false;
-      SmallVector<MemoryEffects::EffectInstance> instances;
-      effects.getEffects(instances);
-      for (const MemoryEffects::EffectInstance &instance : instances) {
-        if (!isa<MemoryEffects::Write, MemoryEffects::Free>(
-                instance.getEffect()))
-          continue;
-        if (!instance.getValue() || instance.getValue() == value)
-          return false;
-      }
-    }
-  }
-  return true;
-}
-
-/// Returns the memref arguments of `func` that it only reads.
-static SmallVector<unsigned> findReadOnlyArguments(gpu::GPUFuncOp func) {
-  SmallVector<unsigned> readOnly;
-  for (BlockArgument argument : func.getArguments())
-    if (isa<MemRefType>(argument.getType()) && isOnlyRead(argument))
-      readOnly.push_back(argument.getArgNumber());
-  return readOnly;
-}
-
-/// Marks the `readOnly` arguments `llvm.readonly`: their pointers then are
-/// readonly, and tile-serialize-to-ptx makes them noalias too (distinct
-/// arguments do not overlap, docs/KernelABI.md), so that the NVPTX backend
-/// loads them through the non-coherent path (`ld.global.nc`).
-static void markReadOnlyArguments(gpu::GPUFuncOp func,
-                                  ArrayRef<unsigned> readOnly) {
-  for (unsigned argument : readOnly)
-    func.setArgAttr(argument, LLVM::LLVMDialect::getReadonlyAttrName(),
-                    UnitAttr::get(func.getContext()));
-}
-
 /// Moves `kernel` into a gpu.func of `gpuModule` and replaces it by its host
 /// launcher.
 static void outlineKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
@@ -313,12 +249,7 @@ static void outlineKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   SmallVector<TensorMap> tensorMaps = collectTensorMaps(kernel);
   func.getBody().front().erase();
   func.getBody().takeBody(kernel.getBody());
-  // Before the TMA copies become operations on tensor maps, which no longer
-  // name the memref they write; marked after the maps are appended, so that
-  // the argument attributes cover every argument.
-  SmallVector<unsigned> readOnly = findReadOnlyArguments(func);
   addTensorMaps(func, tensorMaps);
-  markReadOnlyArguments(func, readOnly);
 
   int64_t dynamicSharedBytes =
       placeSharedBuffers(kernel, sharedBytes, gpuModule, func);

@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @tma
 // CHECK-SAME: (%{{.+}}: memref<?x?xf16>, %{{.+}}: memref<?x?xf16>, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) attributes {tile.launcher, tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 128, 64>, swizzle = 0 : i64}, {argument = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}]}
 // CHECK: gpu.launch_func @tma_module::@tma
-// CHECK: gpu.func @tma(%{{.+}}: memref<?x?xf16> {llvm.readonly}, %[[B:.+]]: memref<?x?xf16> {llvm.readonly}, %[[MAPA:.+]]: !llvm.ptr, %[[MAPB:.+]]: !llvm.ptr) kernel
+// CHECK: gpu.func @tma(%{{.+}}: memref<?x?xf16>, %[[B:.+]]: memref<?x?xf16>, %[[MAPA:.+]]: !llvm.ptr, %[[MAPB:.+]]: !llvm.ptr) kernel
 // CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 128, 64>, swizzle = 0 : i64}, {argument = 1 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}]
 // CHECK: nvvm.fence.proxy.acquire <sys> %[[MAPA]], %{{.+}}
 // CHECK: nvvm.fence.proxy.acquire <sys> %[[MAPB]], %{{.+}}
@@ -47,7 +47,7 @@ tile.kernel @tma(%A: memref<?x?xf16>, %B: memref<?x?xf16>) grid [1] threads [128
 // beside the one that copies the same box's bits.
 // CHECK-LABEL: func.func @tma_tf32
 // CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64, tf32}, {argument = 0 : i64, box = array<i64: 64, 32>, swizzle = 128 : i64}]
-// CHECK: gpu.func @tma_tf32(%{{.+}}: memref<?x?xf32> {llvm.readonly}, %[[ROUNDED:.+]]: !llvm.ptr, %[[BITS:.+]]: !llvm.ptr) kernel
+// CHECK: gpu.func @tma_tf32(%{{.+}}: memref<?x?xf32>, %[[ROUNDED:.+]]: !llvm.ptr, %[[BITS:.+]]: !llvm.ptr) kernel
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[ROUNDED]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[BITS]]
 tile.kernel @tma_tf32(%A: memref<?x?xf32>) grid [1] threads [128] {
@@ -66,7 +66,7 @@ tile.kernel @tma_tf32(%A: memref<?x?xf32>) grid [1] threads [128] {
 // 3-D TMA load whose coordinates are innermost first (column, row, head).
 // CHECK-LABEL: func.func @tma_head
 // CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 1, 64, 64>, swizzle = 128 : i64}]
-// CHECK: gpu.func @tma_head(%{{.+}}: memref<?x?x128xf16> {llvm.readonly}, %[[H:.+]]: index, %[[MAP:.+]]: !llvm.ptr) kernel
+// CHECK: gpu.func @tma_head(%{{.+}}: memref<?x?x128xf16>, %[[H:.+]]: index, %[[MAP:.+]]: !llvm.ptr) kernel
 // CHECK: %[[HEAD:.+]] = arith.index_cast %[[H]] : index to i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAP]], %{{.+}}, box[%{{.+}}, %{{.+}}, %[[HEAD]]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %[[MAP]], %{{.+}}, box[%{{.+}}, %{{.+}}, %[[HEAD]]]
@@ -87,7 +87,6 @@ tile.kernel @tma_head(%X: memref<?x?x128xf16>, %h: index) grid [1] threads [128]
 // and the two make one bulk async-group.
 // CHECK-LABEL: func.func @tma_store
 // CHECK-SAME: tile.tensor_maps = [{argument = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}]
-// The target of a TMA store is not read-only.
 // CHECK: gpu.func @tma_store(%{{.+}}: memref<?x?xf16>, %[[MAP:.+]]: !llvm.ptr) kernel
 // CHECK: %[[BASE:.+]] = memref.extract_aligned_pointer_as_index
 // CHECK: %[[COL:.+]] = arith.index_cast %c64 : index to i32
