@@ -32,11 +32,14 @@
 // the same call cuBLAS 178.7 / 188.8 us: 0.52x / 0.55x; Triton 218.6 /
 // 210.4 us). Other tile shapes (docs/benchmarks.md): unrolled 382 TFLOP/s,
 // 3 stages 343, 128x256 with 8 warps 337, 256x128x64 356.
+// Both kernels ask for the lean LLVM pipeline (`llvm_passes = "lean"`):
+// on the H200, 2026-12-03, f16 334.2 -> 329.4 us, bf16 328.8 -> 323.4 us,
+// and 12% fewer compile instructions (gemm_f16 618 -> 542 M).
 
 // CHECK-LABEL: tile.kernel @gemm_f16
 tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?xf16> {tile.multiple_of = 8},
                       %C: memref<?x?xf16> {tile.multiple_of = 8})
-    grid [?, ?] threads [128] attributes {reference = @gemm_f16_reference} {
+    grid [?, ?] threads [128] attributes {reference = @gemm_f16_reference, llvm_passes = "lean"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -90,7 +93,7 @@ tile.kernel @gemm_f16(%A: memref<?x?xf16> {tile.multiple_of = 8}, %B: memref<?x?
 // CHECK-LABEL: tile.kernel @gemm_bf16
 tile.kernel @gemm_bf16(%A: memref<?x?xbf16> {tile.multiple_of = 8}, %B: memref<?x?xbf16> {tile.multiple_of = 8},
                        %C: memref<?x?xbf16> {tile.multiple_of = 8})
-    grid [?, ?] threads [128] attributes {reference = @gemm_bf16_reference} {
+    grid [?, ?] threads [128] attributes {reference = @gemm_bf16_reference, llvm_passes = "lean"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index

@@ -11,6 +11,7 @@
 #include "PTXSerializer.h"
 
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Pipelines/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
@@ -113,11 +114,15 @@ static bool isLLVMPassRun(StringRef name) {
 using Objects = SmallVector<Attribute>;
 
 /// Serializes `module` for each of its targets, NVVM ones through
-/// PTXSerializer with `llvmPasses`; nullopt after an error (reported on the
-/// module).
+/// PTXSerializer with `llvmPasses`, or when it is empty the pipeline the
+/// module's kernel asked for (`tile.llvm_passes`); nullopt after an error
+/// (reported on the module).
 static std::optional<Objects>
 serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options,
                 StringRef llvmPasses, const llvm::StringSet<> &skippedPasses) {
+  if (llvmPasses.empty())
+    if (auto own = module->getAttrOfType<StringAttr>(tile::kLLVMPassesAttr))
+      llvmPasses = own.getValue();
   ArrayAttr targets = module.getTargetsAttr();
   if (!targets || targets.empty()) {
     module.emitError("the gpu.module has no target attribute: run "

@@ -116,7 +116,8 @@ static cl::opt<unsigned> llvmOptLevel(
 static cl::opt<std::string> llvmPasses(
     "llvm-passes", cl::init(""),
     cl::desc("LLVM IR pipeline of the GPU code, in opt's -passes syntax, or "
-             "'lean' (default: --llvm-opt-level's default pipeline)"),
+             "'lean' (default: the kernel's llvm_passes, else "
+             "--llvm-opt-level's default pipeline)"),
     cl::cat(category));
 static cl::opt<std::string> skipLLVMPasses(
     "skip-llvm-passes", cl::init(mlir::tile::kDefaultSkippedLLVMPasses),

@@ -23,7 +23,9 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
     The LLVM IR pipeline is the target's O level's default, as upstream's
     serialization runs it, unless `llvm-passes` gives one (LLVM's `opt
     -passes=` syntax, or `lean`: one round of function simplification,
-    lib/Pipelines/PTXSerializer.cpp). libdevice is linked only into modules
+    lib/Pipelines/PTXSerializer.cpp) or, without it, the module's kernel
+    does (`tile.kernel`'s `llvm_passes`, `tile.llvm_passes` on the
+    module). libdevice is linked only into modules
     that call a function they do not define.
 
     The LLVM passes named in `skip-llvm-passes` do not run, in the IR
@@ -43,7 +45,8 @@ def TileSerializeToPTX : Pass<"tile-serialize-to-ptx", "::mlir::ModuleOp"> {
            "backend names; 'default': the default list; empty: run all)">,
     Option<"llvmPasses", "llvm-passes", "std::string", "\"\"",
            "LLVM IR pipeline, in opt's -passes syntax, or 'lean' (empty: "
-           "the O level's default pipeline)">
+           "each kernel's llvm_passes, else the O level's default "
+           "pipeline)">
   ];
 }
 

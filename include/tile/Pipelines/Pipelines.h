@@ -29,7 +29,8 @@ struct TileToPTXOptions : public PassPipelineOptions<TileToPTXOptions> {
   Option<std::string> llvmPasses{
       *this, "llvm-passes",
       llvm::cl::desc("LLVM IR pipeline, in opt's -passes syntax, or 'lean' "
-                     "(empty: the opt-level's default pipeline)"),
+                     "(empty: each kernel's llvm_passes, else the opt-level's "
+                     "default pipeline)"),
       llvm::cl::init("")};
   Option<std::string> cudaPath{
       *this, "cuda-path",

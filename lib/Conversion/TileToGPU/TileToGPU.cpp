@@ -243,6 +243,9 @@ static void outlineKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
                                       static_cast<int32_t>(registers.getInt())));
   if (FlatSymbolRefAttr reference = kernel.getReferenceAttr())
     func->setAttr(kReferenceAttr, reference);
+  // The kernel's LLVM pipeline applies to its module, compiled on its own.
+  if (StringAttr passes = kernel.getLlvmPassesAttr())
+    gpuModule->setAttr(kLLVMPassesAttr, passes);
 
   // The builder made an entry block; the kernel's body replaces it.
   int64_t sharedBytes = kernel.getStaticSharedMemoryBytes();

@@ -12,6 +12,25 @@ tile.kernel @results() -> f32 grid [1] threads [32] {
 
 // -----
 
+// expected-error @+1 {{'tile.kernel' op 'llvm_passes' names an LLVM pipeline ('lean', or opt's -passes syntax); leave it out for the default one}}
+tile.kernel @empty_pipeline() grid [1] threads [32] attributes {llvm_passes = " "} {
+}
+
+// -----
+
+// Inherent attributes of the wrong kind are errors, not dropped.
+// expected-error @+1 {{'llvm_passes' failed to satisfy constraint: string attribute}}
+tile.kernel @pipeline_not_a_string() grid [1] threads [32] attributes {llvm_passes = 3} {
+}
+
+// -----
+
+// expected-error @+1 {{'min_blocks_per_sm' failed to satisfy constraint}}
+tile.kernel @blocks_not_an_integer() grid [1] threads [32] attributes {min_blocks_per_sm = "2"} {
+}
+
+// -----
+
 // expected-error @+1 {{'tile.kernel' op argument #0 must be a memref in global memory (no memory space or #gpu.address_space<global>), got 'memref<16xf32, #gpu.address_space<workgroup>>'}}
 tile.kernel @shared_argument(%a: memref<16xf32, #gpu.address_space<workgroup>>) grid [1] threads [32] {
 }
@@ -24,14 +43,14 @@ tile.kernel @strided_argument(%a: memref<16xf32>, %b: memref<16x16xf32, strided<
 
 // -----
 
-// expected-error @+1 {{'tile.kernel' op attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
+// expected-error @+1 {{custom op 'tile.kernel' attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
 tile.kernel @no_blocks() grid [1] threads [32] attributes {min_blocks_per_sm = 0} {
 }
 
 // -----
 
 // An SM holds at most 32 blocks.
-// expected-error @+1 {{'tile.kernel' op attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
+// expected-error @+1 {{custom op 'tile.kernel' attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
 tile.kernel @too_many_blocks() grid [1] threads [32] attributes {min_blocks_per_sm = 4294967296} {
 }
 

@@ -69,7 +69,13 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                       builder.getDenseI64ArrayAttr(grid));
   result.addAttribute(getThreadsAttrName(result.name),
                       builder.getDenseI64ArrayAttr(threads));
+  SMLoc attrsLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  // As the generic form does: an inherent attribute of the wrong kind
+  // (`min_blocks_per_sm = "2"`) is an error, not silently dropped.
+  if (failed(verifyInherentAttrs(result.name, result.attributes,
+                                 [&] { return parser.emitError(attrsLoc); })))
     return failure();
 
   Region *body = result.addRegion();
@@ -185,6 +191,11 @@ LogicalResult KernelOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError("a kernel has no results; write outputs to memref "
                        "arguments");
+  if (std::optional<StringRef> passes = getLlvmPasses();
+      passes && passes->trim().empty())
+    return emitOpError("'llvm_passes' names an LLVM pipeline ('lean', or "
+                       "opt's -passes syntax); leave it out for the default "
+                       "one");
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
     if (auto memref = dyn_cast<MemRefType>(type)) {
       if (getMemorySpace(memref) != MemorySpace::Global)

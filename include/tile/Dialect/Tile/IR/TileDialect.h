@@ -97,6 +97,11 @@ constexpr llvm::StringLiteral kInsertedByAttr =
 /// On the host function tile-to-gpu makes to launch a kernel.
 constexpr llvm::StringLiteral kLauncherAttr =
     TileDialect::LauncherAttrHelper::getNameStr();
+/// On a gpu.module: the LLVM IR pipeline its kernel asked for
+/// (`tile.kernel`'s `llvm_passes`), which tile-serialize-to-ptx runs unless
+/// its own `llvm-passes` option names one.
+constexpr llvm::StringLiteral kLLVMPassesAttr =
+    TileDialect::LlvmPassesAttrHelper::getNameStr();
 /// On a gpu.func (then its host function): the kernel's reference function.
 constexpr llvm::StringLiteral kReferenceAttr =
     TileDialect::ReferenceAttrHelper::getNameStr();

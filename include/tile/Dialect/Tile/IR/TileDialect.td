@@ -64,7 +64,8 @@ def Tile_Dialect : Dialect {
     "::mlir::IntegerAttr":$dynamic_shared_memory_alignment,
     "::mlir::ArrayAttr":$tensor_maps,
     "::mlir::ArrayAttr":$cpu_sites,
-    "::mlir::IntegerAttr":$cpu_shared_bytes
+    "::mlir::IntegerAttr":$cpu_shared_bytes,
+    "::mlir::StringAttr":$llvm_passes
   );
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;

@@ -54,6 +54,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     one SM (CUDA's `__launch_bounds__(threads, N)`, PTX `.minnctapersm`):
     ptxas limits each thread's registers to match, spilling if it must.
 
+    `llvm_passes` picks the LLVM IR pipeline of this kernel's GPU code, as
+    tile-to-ptx's `llvm-passes` option names one (opt's `-passes` syntax, or
+    `lean`: one round of function simplification; docs/Pipeline.md). A
+    pipeline given to tile-to-ptx (`tile-run --llvm-passes`) takes
+    precedence; without either, the O level's default pipeline runs.
+
     Block and thread indices are read with `tile.block_id` and
     `tile.thread_id` (upstream `gpu.thread_id` works too). Tile-level ops in
     the body (`tile.copy`, `tile.parallel`, `tile.barrier`, ...) are
@@ -83,6 +89,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        DenseI64ArrayAttr:$threads,
                        OptionalAttr<FlatSymbolRefAttr>:$reference,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<32>]>>:$min_blocks_per_sm,
+                       OptionalAttr<StrAttr>:$llvm_passes,
                        OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<StrAttr>:$sym_visibility,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
