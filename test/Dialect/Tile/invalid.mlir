@@ -548,6 +548,14 @@ tile.kernel @pipelined_rolled_one_stage(%n: index) grid [1] threads [32] {
 
 // -----
 
+tile.kernel @parallel_layout_not_a_layout() grid [1] threads [32] {
+  // expected-error @+2 {{'layout' failed to satisfy constraint}}
+  tile.parallel (%i) in [64] {
+  } {layout = 3}
+}
+
+// -----
+
 tile.kernel @parallel_zero_extent() grid [1] threads [32] {
   // expected-error @+1 {{'tile.parallel' op extents must be positive, got [64, 0]}}
   tile.parallel (%i, %j) in [64, 0] {

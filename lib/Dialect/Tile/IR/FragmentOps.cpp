@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OpSyntax.h"
+
 #include "tile/Dialect/Tile/IR/FragmentLayout.h"
 
 using namespace mlir;
@@ -262,7 +264,7 @@ ParseResult ForEachOwnedOp::parse(OpAsmParser &parser,
   if (parser.parseRegion(*body, arguments))
     return failure();
   ensureTerminator(*body, parser.getBuilder(), result.location);
-  return parser.parseOptionalAttrDict(result.attributes);
+  return detail::parseCheckedAttrDict(parser, result);
 }
 
 void ForEachOwnedOp::print(OpAsmPrinter &p) {

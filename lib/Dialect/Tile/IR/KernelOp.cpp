@@ -69,13 +69,7 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                       builder.getDenseI64ArrayAttr(grid));
   result.addAttribute(getThreadsAttrName(result.name),
                       builder.getDenseI64ArrayAttr(threads));
-  SMLoc attrsLoc = parser.getCurrentLocation();
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
-    return failure();
-  // As the generic form does: an inherent attribute of the wrong kind
-  // (`min_blocks_per_sm = "2"`) is an error, not silently dropped.
-  if (failed(verifyInherentAttrs(result.name, result.attributes,
-                                 [&] { return parser.emitError(attrsLoc); })))
+  if (parseCheckedAttrDict(parser, result, /*withKeyword=*/true))
     return failure();
 
   Region *body = result.addRegion();

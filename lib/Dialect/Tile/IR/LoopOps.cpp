@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OpSyntax.h"
+
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -86,7 +88,7 @@ ParseResult tile::detail::parseRangeLoop(
   // left out; with them it must be written.
   if (!carries)
     addTerminator(*body, builder, result.location);
-  return parser.parseOptionalAttrDict(result.attributes);
+  return detail::parseCheckedAttrDict(parser, result);
 }
 
 void tile::detail::printRangeLoop(OpAsmPrinter &p, Operation *op) {

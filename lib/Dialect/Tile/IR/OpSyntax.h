@@ -1,7 +1,8 @@
 //===- OpSyntax.h - Assembly helpers of the tile ops ------------*- C++ -*-===//
 //
 // Printing, parsing and verifier helpers shared by the files that define
-// the tile ops (TileOps.cpp, KernelOp.cpp, WarpSpecializeOp.cpp). Private to
+// the tile ops (TileOps.cpp, KernelOp.cpp, LoopOps.cpp, FragmentOps.cpp,
+// CopyOps.cpp, WarpSpecializeOp.cpp). Private to
 // the dialect's IR library.
 //
 //===----------------------------------------------------------------------===//
@@ -26,6 +27,13 @@ ParseResult parseExtentList(OpAsmParser &parser,
 
 /// Prints `[e0, e1, ...]` (formatExtents).
 void printExtentList(OpAsmPrinter &p, ArrayRef<int64_t> extents);
+
+/// Parses an optional attribute dictionary (after `attributes` when
+/// `withKeyword`) into `result` and checks its inherent attributes as the
+/// generic form does: one of the wrong kind (`layout = 3`) is an error
+/// rather than silently dropped.
+ParseResult parseCheckedAttrDict(OpAsmParser &parser, OperationState &result,
+                                 bool withKeyword = false);
 
 /// The kernel `op` is in; emits an error on `op` and returns null when it is
 /// outside one.

@@ -77,6 +77,17 @@ SmallVector<AllocSharedOp> tile::getSelectedSharedTiles(Value value) {
   return tiles;
 }
 
+ParseResult tile::detail::parseCheckedAttrDict(OpAsmParser &parser,
+                                               OperationState &result,
+                                               bool withKeyword) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (withKeyword ? parser.parseOptionalAttrDictWithKeyword(result.attributes)
+                  : parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  return result.name.verifyInherentAttrs(result.attributes,
+                                         [&] { return parser.emitError(loc); });
+}
+
 std::string tile::detail::formatExtents(ArrayRef<int64_t> extents) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -398,7 +409,7 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseRegion(*body, ivs))
     return failure();
   ensureTerminator(*body, builder, result.location);
-  return parser.parseOptionalAttrDict(result.attributes);
+  return parseCheckedAttrDict(parser, result);
 }
 
 void ParallelOp::print(OpAsmPrinter &p) {

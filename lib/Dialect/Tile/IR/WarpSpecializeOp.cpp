@@ -142,7 +142,7 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
                 getConsumerRegsAttrName(result.name),
                 getPingpongAttrName(result.name)))
     return failure();
-  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
+  return parseCheckedAttrDict(parser, result, /*withKeyword=*/true);
 }
 
 static void printRole(OpAsmPrinter &p, StringRef role, Region &region,
