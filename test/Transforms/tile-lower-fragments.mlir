@@ -11,8 +11,8 @@
 // CHECK: %[[TX:.+]] = tile.thread_id x
 // CHECK: %[[ACC:.+]] = tile.alloc_local : memref<2x2xf32>
 // CHECK: %[[OUT:.+]] = tile.alloc_local : memref<2x2xf16>
-// CHECK: %[[A:.+]] = nvgpu.ldmatrix %{{.+}}[%{{.+}}, %{{.+}}] {numTiles = 4 : i32, transpose = false} : memref<16x16xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK: %[[B:.+]] = nvgpu.ldmatrix %{{.+}}[%{{.+}}, %{{.+}}] {numTiles = 2 : i32, transpose = true} : memref<16x8xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK: %[[A:.+]] = nvgpu.ldmatrix %{{.+}}[%{{.+}}, %{{.+}}] {numTiles = 4 : i32, tile.share_swizzle_rows, transpose = false} : memref<16x16xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: %[[B:.+]] = nvgpu.ldmatrix %{{.+}}[%{{.+}}, %{{.+}}] {numTiles = 2 : i32, tile.share_swizzle_rows, transpose = true} : memref<16x8xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // CHECK: %[[D:.+]] = nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[%cst, %cst, %cst, %cst]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 // CHECK-COUNT-4: llvm.extractvalue %[[D]]
 // CHECK: arith.truncf
@@ -43,8 +43,8 @@ tile.kernel @one_mma(%C: memref<16x8xf16>) grid [1] threads [32] {
 // bf16 registers go to mma.sync as i32.
 // CHECK-LABEL: tile.kernel @transposed_bf16
 // SCALAR-LABEL: tile.kernel @transposed_bf16
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<16x16xbf16
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<16x16xbf16
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, tile.share_swizzle_rows, transpose = true} : memref<16x16xbf16
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, tile.share_swizzle_rows, transpose = false} : memref<16x16xbf16
 // CHECK: vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
 // CHECK-COUNT-2: nvvm.mma.sync {{.*}} (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 tile.kernel @transposed_bf16(%C: memref<16x16xf32>) grid [1] threads [32] {
@@ -150,8 +150,8 @@ tile.kernel @f16_accumulator(%C: memref<16x8xf16>) grid [1] threads [32] {
 // into a local [rows, K] buffer), and every register of O in a row reads
 // that row's copy: 2 shuffle loops, not one per register of O (8).
 // CHECK-LABEL: tile.kernel @fragment_a
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, tile.share_swizzle_rows, transpose = false}
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, tile.share_swizzle_rows, transpose = true}
 // CHECK-COUNT-2: nvvm.mma.sync
 // CHECK: arith.truncf
 // CHECK: %[[A0:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
@@ -159,7 +159,7 @@ tile.kernel @f16_accumulator(%C: memref<16x8xf16>) grid [1] threads [32] {
 // CHECK: %[[A2:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
 // CHECK: %[[A3:.+]] = vector.from_elements %{{.+}}, %{{.+}} : vector<2xf16>
 // CHECK-NOT: {numTiles = 4 : i32, transpose = false}
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, tile.share_swizzle_rows, transpose = true}
 // CHECK-COUNT-2: nvvm.mma.sync A[%[[A0]], %[[A1]], %[[A2]], %[[A3]]]
 // SCALAR-LABEL: tile.kernel @fragment_a
 // SCALAR: %[[ROWS:.+]] = tile.alloc_local : memref<2x16xf32>

@@ -224,14 +224,20 @@ private:
     Value mHalf = mul(rem(matrix, 2), 8);
     Value kHalf = mul(div(matrix, 2), 8);
     Value m0 = add(rowBase, tm * kMmaTileRows);
+    // The constant offset (the tile row's, or k0) comes last: the loads of
+    // every tile row and K step share one swizzle computation
+    // (tile-apply-swizzles).
     SmallVector<Value> indices =
         gemm.getTransposeA()
             ? SmallVector<Value>{add(add(row, kHalf), k0), add(m0, mHalf)}
-            : SmallVector<Value>{add(add(m0, row), mHalf), add(kHalf, k0)};
+            : SmallVector<Value>{
+                  add(add(add(rowBase, row), mHalf), tm * kMmaTileRows),
+                  add(kHalf, k0)};
     auto type = VectorType::get({4, 2}, elementType);
     Value loaded = nvgpu::LdMatrixOp::create(b, loc, type, gemm.getA(), indices,
                                              /*transpose=*/gemm.getTransposeA(),
                                              /*numTiles=*/4);
+    loaded.getDefiningOp()->setAttr(kShareSwizzleRowsAttr, b.getUnitAttr());
     return splitRegisters(loaded, 0, 4);
   }
 
@@ -271,7 +277,8 @@ private:
     bool transpose;
     if (gemm.getTransposeB()) {
       // Stored NxK: rows are n, ldmatrix without .trans.
-      indices = {add(add(n0, row), nHalf), add(kHalf, k0)};
+      indices = {add(add(add(colBase, row), nHalf), tn * kMmaTileCols),
+                 add(kHalf, k0)};
       transpose = false;
     } else {
       // Stored KxN: rows are k, .trans.
@@ -282,6 +289,7 @@ private:
     auto type = VectorType::get({count, 2}, elementType);
     Value loaded = nvgpu::LdMatrixOp::create(b, loc, type, gemm.getB(), indices,
                                              transpose, count);
+    loaded.getDefiningOp()->setAttr(kShareSwizzleRowsAttr, b.getUnitAttr());
     for (int64_t t = 0; t < count / 2; ++t)
       tiles.push_back(splitRegisters(loaded, 2 * t, 2));
   }
