@@ -71,8 +71,9 @@ static std::pair<Value, int64_t> splitRowShift(OpBuilder &builder, Location loc,
 /// as row `x + c mod p`, then moved by the rows the rest of c moves it (p:
 /// the period of the swizzle in rows): the accesses of rows x, x + p, x +
 /// 2p, ... share x's swizzle arithmetic (a tf32 wgmma gemm's B^T
-/// registers, rows q + k0 and q + k0 + 4 for each K step k0). Not done for
-/// every access: the same on the portable tf32 GEMM's mma.sync operands
+/// registers, rows q + k0 and q + k0 + 4 for each K step k0; the ldmatrix
+/// operands of an f16/bf16 mma.sync gemm, 2-3% faster on the H200). Not done
+/// for every access: the same on the portable tf32 GEMM's mma.sync operands
 /// (gemm/tf32.mlir, 146 -> 124 registers) ran 8% slower on the H200, ptxas
 /// then scheduling its loads closer to their MMAs.
 static void swizzle(Operation *op, MemRefType type,
