@@ -85,7 +85,7 @@ tile.kernel @gemm_bias_relu(%A: memref<?x?xf16> {tile.multiple_of = 8},
 // The bias: one 16-byte load into shared memory, then read from there.
 // PTX: ld.global.v4.b32
 // PTX: bar.sync
-// PTX: ld.shared.b16
+// PTX: ld.shared.v2.b16
 // PTX-NOT: ld.global.b16
 // The ReLU: one NaN-propagating max with zero.
 // PTX: max.NaN.f32 {{.*}}, 0f00000000;

@@ -33,6 +33,8 @@ using namespace mlir;
 // unroller (the one after it stays): neither changed any example kernel's PTX
 // under this pipeline, and DSE's MemorySSA walk over the ldmatrix / cp.async
 // calls was 5-8% of an mma.sync GEMM's compile (docs/Pipeline.md).
+// infer-alignment (as O3 runs it) lets the backend's load/store vectorizer
+// pair neighbouring 2-byte shared loads (a staged f16 bias).
 const char *const tile::kLeanLLVMPasses =
     "nvvm-reflect,function(nvvm-intr-range),always-inline,cgscc(inline),"
     "function(sroa<modify-cfg>,early-cse<memssa>,simplifycfg,"
@@ -41,8 +43,8 @@ const char *const tile::kLeanLLVMPasses =
     "loop(loop-rotate<header-duplication>,indvars,loop-deletion),gvn,sccp,"
     "bdce,loop-unroll<O3>,sroa<preserve-cfg>,"
     "instcombine<max-iterations=1;no-verify-fixpoint>,slp-vectorizer,"
-    "loop-mssa(licm<allowspeculation>),adce,simplifycfg,div-rem-pairs),"
-    "globaldce";
+    "loop-mssa(licm<allowspeculation>),adce,simplifycfg,div-rem-pairs,"
+    "infer-alignment),globaldce";
 
 // Each pass here was measured over the examples (callgrind of all 37 files,
 // docs/Pipeline.md, "Skipped LLVM passes"):
