@@ -42,7 +42,8 @@ GPUTarget::~GPUTarget() = default;
 
 llvm::Expected<std::unique_ptr<GPUTarget>>
 GPUTarget::compile(ModuleOp module, const mlir::tile::TileToPTXOptions &options,
-                   std::unique_ptr<runtime::Device> device) {
+                   std::unique_ptr<runtime::Device> device,
+                   const llvm::StringMap<std::string> &replacementPTX) {
   auto start = std::chrono::steady_clock::now();
   FailureOr<SmallVector<mlir::tile::KernelPTX>> compiled =
       mlir::tile::compileToPTX(module, options);
@@ -53,6 +54,9 @@ GPUTarget::compile(ModuleOp module, const mlir::tile::TileToPTXOptions &options,
                           std::chrono::steady_clock::now() - start)
                           .count();
   for (mlir::tile::KernelPTX &kernel : *compiled) {
+    auto replacement = replacementPTX.find(kernel.kernel);
+    if (replacement != replacementPTX.end())
+      kernel.ptx = replacement->second;
     llvm::Expected<runtime::Module> loaded = device->loadPTX(kernel.ptx);
     if (!loaded)
       return loaded.takeError();

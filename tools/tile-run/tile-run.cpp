@@ -174,6 +174,12 @@ static cl::opt<bool> testSkipResidentWait(
 static cl::opt<std::string> dumpPTX("dump-ptx",
                                     cl::desc("Also write the kernel's PTX to a file"),
                                     cl::cat(category));
+static cl::opt<std::string> usePTX(
+    "use-ptx",
+    cl::desc("GPU target: run the PTX in this file instead of the kernel's "
+             "own (an edited --dump-ptx: the entry keeps its name and "
+             "parameters)"),
+    cl::cat(category));
 
 /// Prints `message` as tile-run's error and returns the failure status.
 static int fail(const llvm::Twine &message) {
@@ -281,6 +287,9 @@ static llvm::Error readCommandLine(PlanOptions &options) {
     return makeError("--dump-ptx writes the PTX of the GPU target; the "
                      "kernel runs on the CPU target here (tile-opt "
                      "--tile-to-ptx writes PTX without a GPU)");
+  if (!usePTX.empty() && target == TargetChoice::CPU)
+    return makeError("--use-ptx runs PTX on the GPU target; the kernel runs "
+                     "on the CPU target here");
   if (bench && target == TargetChoice::CPU)
     return makeError("--bench times kernels on the GPU; the CPU target runs "
                      "them to check them");
@@ -434,9 +443,19 @@ compileForTarget(ModuleOp module, mlir::tile::KernelOp kernel) {
       options.optLevel = llvmOptLevel;
       options.skipLLVMPasses = skipLLVMPasses;
       options.llvmPasses = llvmPasses;
-      return GPUTarget::compile(module, options, std::move(*device));
+      llvm::StringMap<std::string> replacementPTX;
+      if (!usePTX.empty()) {
+        std::string message;
+        std::unique_ptr<llvm::MemoryBuffer> file =
+            mlir::openInputFile(usePTX, &message);
+        if (!file)
+          return makeError("--use-ptx: " + message);
+        replacementPTX[kernel.getSymName()] = file->getBuffer().str();
+      }
+      return GPUTarget::compile(module, options, std::move(*device),
+                                replacementPTX);
     }
-    if (target == TargetChoice::GPU || bench)
+    if (target == TargetChoice::GPU || bench || !usePTX.empty())
       return device.takeError();
     llvm::errs() << "tile-run: no GPU, running on the CPU target ("
                  << llvm::toString(device.takeError()) << ")\n";

@@ -14,6 +14,7 @@
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Runner/Target.h"
 #include "tile/Runtime/CudaDriver.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <map>
 #include <memory>
@@ -27,10 +28,14 @@ public:
   ~GPUTarget() override;
 
   /// Lowers `module` (tile kernels) in place with the tile-to-ptx pipeline
-  /// and loads every kernel's PTX on `device`.
+  /// and loads every kernel's PTX on `device`. A kernel named in
+  /// `replacementPTX` loads that PTX instead of its own (experiments on
+  /// edited PTX: the launch still follows the kernel, so the entry must
+  /// keep its name and parameters).
   static llvm::Expected<std::unique_ptr<GPUTarget>>
   compile(mlir::ModuleOp module, const mlir::tile::TileToPTXOptions &options,
-          std::unique_ptr<runtime::Device> device);
+          std::unique_ptr<runtime::Device> device,
+          const llvm::StringMap<std::string> &replacementPTX = {});
 
   static bool classof(const Target *target) {
     return target->getKind() == Kind::GPU;
