@@ -118,8 +118,20 @@ using Objects = SmallVector<Attribute>;
 /// module's kernel asked for (`tile.llvm_passes`); nullopt after an error
 /// (reported on the module).
 static std::optional<Objects>
-serializeModule(gpu::GPUModuleOp module, const gpu::TargetOptions &options,
+serializeModule(gpu::GPUModuleOp module, StringRef toolkitPath,
                 StringRef llvmPasses, const llvm::StringSet<> &skippedPasses) {
+  // Each module is translated into an LLVMContext of its own; the gate is
+  // set on it before the LLVM pipelines run.
+  SkipBackendPasses gate(skippedPasses);
+  auto setGate = [&](llvm::Module &llvmModule) {
+    llvmModule.getContext().setOptPassGate(gate);
+  };
+  gpu::TargetOptions options(
+      toolkitPath, /*librariesToLink=*/{},
+      /*cmdOptions=*/"", /*elfSection=*/"", gpu::CompilationTarget::Assembly,
+      /*getSymbolTableCallback=*/{},
+      skippedPasses.empty() ? function_ref<void(llvm::Module &)>()
+                            : function_ref<void(llvm::Module &)>(setGate));
   if (llvmPasses.empty())
     if (auto own = module->getAttrOfType<StringAttr>(tile::kLLVMPassesAttr))
       llvmPasses = own.getValue();
@@ -233,6 +245,37 @@ static void setLLVMOptions() {
   });
 }
 
+/// Adds the comma-separated LLVM passes of `list` (`default` standing for
+/// the default list) to `into`; an error at `loc`, naming `what`, for a
+/// name that is not an LLVM pass or pass run.
+static LogicalResult addSkippedPasses(StringRef list, StringRef what,
+                                      Location loc, llvm::StringSet<> &into) {
+  SmallVector<StringRef> names;
+  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  SmallVector<StringRef> defaults;
+  StringRef(tile::kDefaultSkippedLLVMPasses).split(defaults, ',');
+  for (size_t i = 0; i < names.size(); ++i) {
+    StringRef name = names[i].trim();
+    if (name == "default") {
+      names.append(defaults.begin(), defaults.end());
+      continue;
+    }
+    if (name.contains('#') && !isLLVMPassRun(name))
+      return mlir::emitError(loc)
+             << what << ": '" << name
+             << "' is not a run of an LLVM IR pass (`pass#n`: the n-th run, "
+                "from 1, of a pass as opt's -passes names it, e.g. "
+                "instcombine#2)";
+    if (!name.contains('#') && !isLLVMPassName(name))
+      return mlir::emitError(loc)
+             << what << ": '" << name
+             << "' is not an LLVM pass (names as opt's -passes or llc's "
+                "-opt-disable give them, e.g. slp-vectorizer, loop-reduce)";
+    into.insert(name);
+  }
+  return success();
+}
+
 struct TileSerializeToPTX
     : tile::impl::TileSerializeToPTXBase<TileSerializeToPTX> {
   using Base::Base;
@@ -245,47 +288,22 @@ struct TileSerializeToPTX
     for (gpu::GPUModuleOp gpuModule : gpuModules)
       externalizeDynamicSharedMemory(gpuModule);
     llvm::StringSet<> skippedPasses;
-    SmallVector<StringRef> names;
-    StringRef(skipLLVMPasses).split(names, ',', /*MaxSplit=*/-1,
-                                    /*KeepEmpty=*/false);
-    // `default` stands for the default list, to add passes to it.
-    SmallVector<StringRef> defaults;
-    StringRef(tile::kDefaultSkippedLLVMPasses).split(defaults, ',');
-    for (size_t i = 0; i < names.size(); ++i) {
-      StringRef name = names[i].trim();
-      if (name == "default") {
-        names.append(defaults.begin(), defaults.end());
-        continue;
-      }
-      if (name.contains('#') && !isLLVMPassRun(name)) {
-        mlir::emitError(module.getLoc(), "skip-llvm-passes: '")
-            << name
-            << "' is not a run of an LLVM IR pass (`pass#n`: the n-th run, "
-               "from 1, of a pass as opt's -passes names it, e.g. "
-               "instcombine#2)";
+    if (failed(addSkippedPasses(skipLLVMPasses, "skip-llvm-passes",
+                                module.getLoc(), skippedPasses)))
+      return signalPassFailure();
+    // A kernel's own list adds to the default one; a list given to the
+    // pass replaces both (as `llvm-passes` replaces a kernel's pipeline).
+    bool defaultSkips = skipLLVMPasses == tile::kDefaultSkippedLLVMPasses;
+    SmallVector<llvm::StringSet<>> moduleSkips(gpuModules.size(),
+                                               skippedPasses);
+    for (auto [gpuModule, skips] : llvm::zip(gpuModules, moduleSkips)) {
+      auto own =
+          gpuModule->getAttrOfType<StringAttr>(tile::kSkipLLVMPassesAttr);
+      if (own && defaultSkips &&
+          failed(addSkippedPasses(own.getValue(), "skip_llvm_passes",
+                                  gpuModule.getLoc(), skips)))
         return signalPassFailure();
-      }
-      if (!name.contains('#') && !isLLVMPassName(name)) {
-        mlir::emitError(module.getLoc(), "skip-llvm-passes: '")
-            << name
-            << "' is not an LLVM pass (names as opt's -passes or llc's "
-               "-opt-disable give them, e.g. slp-vectorizer, loop-reduce)";
-        return signalPassFailure();
-      }
-      skippedPasses.insert(name);
     }
-    // Each module is translated into an LLVMContext of its own; the gate is
-    // set on it before the LLVM pipelines run.
-    SkipBackendPasses gate(skippedPasses);
-    auto setGate = [&](llvm::Module &llvmModule) {
-      llvmModule.getContext().setOptPassGate(gate);
-    };
-    gpu::TargetOptions options(
-        toolkitPath, /*librariesToLink=*/{},
-        /*cmdOptions=*/"", /*elfSection=*/"", gpu::CompilationTarget::Assembly,
-        /*getSymbolTableCallback=*/{},
-        skippedPasses.empty() ? function_ref<void(llvm::Module &)>()
-                              : function_ref<void(llvm::Module &)>(setGate));
 
     // Diagnostics from the workers are reported in module order. An error
     // fails the pass even when the target goes on (a missing libdevice).
@@ -300,8 +318,8 @@ struct TileSerializeToPTX
       ParallelDiagnosticHandler diagnostics(context);
       parallelFor(context, 0, gpuModules.size(), [&](size_t index) {
         diagnostics.setOrderIDForThread(index);
-        results[index] = serializeModule(gpuModules[index], options, passes,
-                                         skippedPasses);
+        results[index] = serializeModule(gpuModules[index], toolkitPath, passes,
+                                         moduleSkips[index]);
         diagnostics.eraseOrderIDForThread();
       });
     }

@@ -246,6 +246,8 @@ static void outlineKernel(KernelOp kernel, gpu::GPUModuleOp gpuModule) {
   // The kernel's LLVM pipeline applies to its module, compiled on its own.
   if (StringAttr passes = kernel.getLlvmPassesAttr())
     gpuModule->setAttr(kLLVMPassesAttr, passes);
+  if (StringAttr skipped = kernel.getSkipLlvmPassesAttr())
+    gpuModule->setAttr(kSkipLLVMPassesAttr, skipped);
 
   // The builder made an entry block; the kernel's body replaces it.
   int64_t sharedBytes = kernel.getStaticSharedMemoryBytes();

@@ -18,6 +18,12 @@ tile.kernel @empty_pipeline() grid [1] threads [32] attributes {llvm_passes = " 
 
 // -----
 
+// expected-error @+1 {{'tile.kernel' op 'skip_llvm_passes' names LLVM passes (comma-separated, e.g. "vector-combine"); leave it out to skip only the default ones}}
+tile.kernel @empty_skip_list() grid [1] threads [32] attributes {skip_llvm_passes = ""} {
+}
+
+// -----
+
 // Inherent attributes of the wrong kind are errors, not dropped.
 // expected-error @+1 {{'llvm_passes' failed to satisfy constraint: string attribute}}
 tile.kernel @pipeline_not_a_string() grid [1] threads [32] attributes {llvm_passes = 3} {

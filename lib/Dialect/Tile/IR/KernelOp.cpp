@@ -190,6 +190,11 @@ LogicalResult KernelOp::verify() {
     return emitOpError("'llvm_passes' names an LLVM pipeline ('lean', or "
                        "opt's -passes syntax); leave it out for the default "
                        "one");
+  if (std::optional<StringRef> skipped = getSkipLlvmPasses();
+      skipped && skipped->trim().empty())
+    return emitOpError("'skip_llvm_passes' names LLVM passes (comma-"
+                       "separated, e.g. \"vector-combine\"); leave it out "
+                       "to skip only the default ones");
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
     if (auto memref = dyn_cast<MemRefType>(type)) {
       if (getMemorySpace(memref) != MemorySpace::Global)

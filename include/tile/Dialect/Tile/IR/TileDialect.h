@@ -102,6 +102,11 @@ constexpr llvm::StringLiteral kLauncherAttr =
 /// its own `llvm-passes` option names one.
 constexpr llvm::StringLiteral kLLVMPassesAttr =
     TileDialect::LlvmPassesAttrHelper::getNameStr();
+/// On a gpu.module: the LLVM passes its kernel skips beside the default
+/// list (`tile.kernel`'s `skip_llvm_passes`), unless tile-serialize-to-ptx's
+/// `skip-llvm-passes` option is given another list.
+constexpr llvm::StringLiteral kSkipLLVMPassesAttr =
+    TileDialect::SkipLlvmPassesAttrHelper::getNameStr();
 /// On a gpu.func (then its host function): the kernel's reference function.
 constexpr llvm::StringLiteral kReferenceAttr =
     TileDialect::ReferenceAttrHelper::getNameStr();

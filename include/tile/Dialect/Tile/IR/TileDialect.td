@@ -65,7 +65,8 @@ def Tile_Dialect : Dialect {
     "::mlir::ArrayAttr":$tensor_maps,
     "::mlir::ArrayAttr":$cpu_sites,
     "::mlir::IntegerAttr":$cpu_shared_bytes,
-    "::mlir::StringAttr":$llvm_passes
+    "::mlir::StringAttr":$llvm_passes,
+    "::mlir::StringAttr":$skip_llvm_passes
   );
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;

@@ -59,6 +59,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     `lean`: one round of function simplification; docs/Pipeline.md). A
     pipeline given to tile-to-ptx (`tile-run --llvm-passes`) takes
     precedence; without either, the O level's default pipeline runs.
+    `skip_llvm_passes` (comma-separated, as tile-to-ptx's `skip-llvm-passes`
+    names them) are LLVM passes this kernel's code skips beside the default
+    list; a list given to tile-to-ptx (`tile-run --skip-llvm-passes`) takes
+    precedence.
 
     Block and thread indices are read with `tile.block_id` and
     `tile.thread_id` (upstream `gpu.thread_id` works too). Tile-level ops in
@@ -90,6 +94,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        OptionalAttr<FlatSymbolRefAttr>:$reference,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<32>]>>:$min_blocks_per_sm,
                        OptionalAttr<StrAttr>:$llvm_passes,
+                       OptionalAttr<StrAttr>:$skip_llvm_passes,
                        OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<StrAttr>:$sym_visibility,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
