@@ -59,8 +59,8 @@ static void initializeBackendPasses() {
 /// running on a function, with its argument (`slsr`, as llc's
 /// `-opt-disable=slsr` names it). It defers to LLVM's own gate
 /// (`-opt-bisect-limit`, `-opt-disable`) for every other pass, so those
-/// options keep working. Read-only once built: one gate serves every module
-/// compiled in parallel.
+/// options keep working. Built before the modules compile in parallel (one
+/// per module: a kernel may skip passes of its own), read-only after.
 class SkipBackendPasses : public llvm::OptPassGate {
 public:
   /// Loop passes ask with their name ("Loop Strength Reduction"), others
@@ -119,10 +119,10 @@ using Objects = SmallVector<Attribute>;
 /// (reported on the module).
 static std::optional<Objects>
 serializeModule(gpu::GPUModuleOp module, StringRef toolkitPath,
-                StringRef llvmPasses, const llvm::StringSet<> &skippedPasses) {
+                StringRef llvmPasses, const llvm::StringSet<> &skippedPasses,
+                SkipBackendPasses &gate) {
   // Each module is translated into an LLVMContext of its own; the gate is
   // set on it before the LLVM pipelines run.
-  SkipBackendPasses gate(skippedPasses);
   auto setGate = [&](llvm::Module &llvmModule) {
     llvmModule.getContext().setOptPassGate(gate);
   };
@@ -304,6 +304,9 @@ struct TileSerializeToPTX
                                   gpuModule.getLoc(), skips)))
         return signalPassFailure();
     }
+    SmallVector<std::unique_ptr<SkipBackendPasses>> gates;
+    for (const llvm::StringSet<> &skips : moduleSkips)
+      gates.push_back(std::make_unique<SkipBackendPasses>(skips));
 
     // Diagnostics from the workers are reported in module order. An error
     // fails the pass even when the target goes on (a missing libdevice).
@@ -319,7 +322,7 @@ struct TileSerializeToPTX
       parallelFor(context, 0, gpuModules.size(), [&](size_t index) {
         diagnostics.setOrderIDForThread(index);
         results[index] = serializeModule(gpuModules[index], toolkitPath, passes,
-                                         moduleSkips[index]);
+                                         moduleSkips[index], *gates[index]);
         diagnostics.eraseOrderIDForThread();
       });
     }
