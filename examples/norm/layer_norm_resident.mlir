@@ -27,7 +27,7 @@
 // the chunk loops. Without it these kernels compile in 9-19% fewer
 // instructions (callgrind) to PTX that runs as fast (H200,
 // docs/benchmarks.md, 2026-12-03).
-// layer_norm_resident_32k keeps it: 4.5% slower without.
+// layer_norm_resident_32k keeps it: it runs 4.5% slower without.
 //
 // Layer norm with rows kept in registers (layer_norm.mlir's computation):
 // one row per block of 256 threads, streamed in chunks of 4096 columns (16

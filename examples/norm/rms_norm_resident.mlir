@@ -27,7 +27,6 @@
 // the chunk loops. Without it these kernels compile in 9-19% fewer
 // instructions (callgrind) to PTX that runs as fast (H200,
 // docs/benchmarks.md, 2026-12-03).
-// rms_norm_resident_32k keeps it: up to 1.2% slower without.
 //
 // RMS norm with rows kept in registers (rms_norm.mlir's computation), as
 // layer_norm_resident.mlir: one row per block of 256 threads, chunks of
@@ -285,7 +284,8 @@ tile.kernel @rms_norm_resident_16k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 tile.kernel @rms_norm_resident_32k(%X: memref<?x?xf32> {tile.multiple_of = 4},
                                    %W: memref<?xf32> {tile.multiple_of = 4},
                                    %Y: memref<?x?xf32> {tile.multiple_of = 4})
-    grid [?] threads [1024] attributes {reference = @rms_norm_reference} {
+    grid [?] threads [1024] attributes {reference = @rms_norm_reference,
+                                        skip_llvm_passes = "vector-combine"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32768 = arith.constant 32768 : index
