@@ -13,8 +13,8 @@ Usage: scripts/compile-times.py [--runs N] [--limit MS] [--tile-opt PATH]
 import argparse
 import glob
 import os
-import statistics
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +38,8 @@ def kernel_names(text):
 
 def only_kernel(text, name):
     """`text` without its other tile.kernel ops (each from its first line
-    to the closing brace at its own indentation), references kept."""
+    to the closing brace at its own indentation); the reference functions
+    stay."""
     out, skipping, indent = [], False, ""
     for line in text.splitlines():
         match = KERNEL.match(line)
