@@ -5,6 +5,14 @@
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null -time-passes 2>&1 | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null -time-passes -time-passes-per-run 2>&1 | FileCheck %s --check-prefix=EACH
 // RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null -print-before=instcombine 2>&1 | FileCheck %s --check-prefix=PRINT
+//
+// Runs are counted so: the default skip list leaves four of O3's eight
+// InstCombine runs (it skips the fourth to the seventh); with an empty list
+// all eight run.
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null -time-passes -time-passes-per-run 2>&1 | grep -c ' InstCombinePass #' | FileCheck %s --check-prefix=DEFAULT-RUNS
+// DEFAULT-RUNS: {{^}}4{{$}}
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes= ptx-output=%t.ptx' -o /dev/null -time-passes -time-passes-per-run 2>&1 | grep -c ' InstCombinePass #' | FileCheck %s --check-prefix=ALL-RUNS
+// ALL-RUNS: {{^}}8{{$}}
 // PRINT: IR Dump Before InstCombinePass on scaled
 // PRINT: define {{.*}}void @scaled(
 // CHECK: Pass execution timing report
