@@ -21,12 +21,9 @@
 // GPU-SUITE: --kernel layer_norm_resident_32k --shape X=1024x32768 --shape W=32768 --shape B=32768 --shape Y=1024x32768 --check --bench
 // CPU-SUITE: --kernel layer_norm_resident_32k --shape X=2x40000 --shape W=40000 --shape B=40000 --shape Y=2x40000 --check --race-check
 
-// skip_llvm_passes = "vector-combine": LLVM's VectorCombine splits each
-// 16-byte load of a chunk into four scalar loads (the backend joins them
-// again), and Loop Strength Reduction then weighs four times the uses in
-// the chunk loops. Without it these kernels compile in 9-19% fewer
-// instructions (callgrind) to PTX that runs as fast (H200,
-// docs/benchmarks.md, 2026-12-03).
+// skip_llvm_passes = "vector-combine": without LLVM's load scalarization
+// these kernels compile in 9-19% fewer instructions to PTX that runs as
+// fast (docs/Pipeline.md, "Not skipped, measured").
 // layer_norm_resident_32k keeps it: it runs 4.5% slower without.
 //
 // Layer norm with rows kept in registers (layer_norm.mlir's computation):
@@ -223,7 +220,8 @@ tile.kernel @layer_norm_resident_16k(%X: memref<?x?xf32> {tile.multiple_of = 4},
     %B: memref<?xf32> {tile.multiple_of = 4},
     %Y: memref<?x?xf32> {tile.multiple_of = 4})
     grid [?] threads [512] attributes {reference = @layer_norm_reference,
-                                       skip_llvm_passes = "vector-combine", min_blocks_per_sm = 2} {
+                                       skip_llvm_passes = "vector-combine",
+                                       min_blocks_per_sm = 2} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16384 = arith.constant 16384 : index

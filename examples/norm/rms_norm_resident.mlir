@@ -21,12 +21,9 @@
 // CPU-SUITE: --kernel rms_norm_resident_16k --shape X=2x20000 --shape W=20000 --shape Y=2x20000 --check --race-check
 // CPU-SUITE: --kernel rms_norm_resident_32k --shape X=2x40000 --shape W=40000 --shape Y=2x40000 --check --race-check
 
-// skip_llvm_passes = "vector-combine": LLVM's VectorCombine splits each
-// 16-byte load of a chunk into four scalar loads (the backend joins them
-// again), and Loop Strength Reduction then weighs four times the uses in
-// the chunk loops. Without it these kernels compile in 9-19% fewer
-// instructions (callgrind) to PTX that runs as fast (H200,
-// docs/benchmarks.md, 2026-12-03).
+// skip_llvm_passes = "vector-combine": without LLVM's load scalarization
+// these kernels compile in 9-19% fewer instructions to PTX that runs as
+// fast (docs/Pipeline.md, "Not skipped, measured").
 //
 // RMS norm with rows kept in registers (rms_norm.mlir's computation), as
 // layer_norm_resident.mlir: one row per block of 256 threads, chunks of
@@ -188,7 +185,8 @@ tile.kernel @rms_norm_resident_16k(%X: memref<?x?xf32> {tile.multiple_of = 4},
     %W: memref<?xf32> {tile.multiple_of = 4},
     %Y: memref<?x?xf32> {tile.multiple_of = 4})
     grid [?] threads [512] attributes {reference = @rms_norm_reference,
-                                       skip_llvm_passes = "vector-combine", min_blocks_per_sm = 2} {
+                                       skip_llvm_passes = "vector-combine",
+                                       min_blocks_per_sm = 2} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16384 = arith.constant 16384 : index

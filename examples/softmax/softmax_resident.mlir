@@ -21,12 +21,9 @@
 // CPU-SUITE: --kernel softmax_resident_16k --shape X=2x20000 --shape Y=2x20000 --check --race-check
 // CPU-SUITE: --kernel softmax_resident_32k --shape X=2x40000 --shape Y=2x40000 --check --race-check
 
-// skip_llvm_passes = "vector-combine": LLVM's VectorCombine splits each
-// 16-byte load of a chunk into four scalar loads (the backend joins them
-// again), and Loop Strength Reduction then weighs four times the uses in
-// the chunk loops. Without it these kernels compile in 9-19% fewer
-// instructions (callgrind) to PTX that runs as fast (H200,
-// docs/benchmarks.md, 2026-12-03).
+// skip_llvm_passes = "vector-combine": without LLVM's load scalarization
+// these kernels compile in 9-19% fewer instructions to PTX that runs as
+// fast (docs/Pipeline.md, "Not skipped, measured").
 //
 // Rows kept in registers: one row per block of 256 threads, streamed in
 // chunks of 4096 columns (16 per thread, 16-byte loads). When the row fits
@@ -341,7 +338,8 @@ tile.kernel @softmax_resident_16k(%X: memref<?x?xf32> {tile.multiple_of = 4},
 tile.kernel @softmax_resident_32k(%X: memref<?x?xf32> {tile.multiple_of = 4},
     %Y: memref<?x?xf32> {tile.multiple_of = 4})
     grid [?] threads [512] attributes {reference = @softmax_reference,
-                                       skip_llvm_passes = "vector-combine", min_blocks_per_sm = 2} {
+                                       skip_llvm_passes = "vector-combine",
+                                       min_blocks_per_sm = 2} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cchunk = arith.constant 32768 : index

@@ -75,10 +75,10 @@ const char *const tile::kLeanLLVMPasses =
 //   2% of an mma.sync GEMM's compile.
 // - InstCombine's fourth and fifth runs (after GVN and SCCP, and at the end
 //   of function simplification; the first three and the eighth, after the
-//   unroller, stay): the PTX of 73 of 76
-//   example kernels the same without them, the other three (conv1d_16m,
-//   conv2d_tvm, transpose) as fast on the H200 (2026-12-03); 2-3.5% of the
-//   compile of attention, gemm_tf32, gemm/best and the long-row kernels.
+//   unroller, stay): the PTX of 73 of 76 example kernels the same without
+//   them, the other three (conv1d_16m, conv2d_tvm, transpose) as fast on
+//   the H200 (2026-12-03); 2-3.5% of the compile of attention, gemm_tf32,
+//   gemm/best and the long-row kernels.
 const char *const tile::kDefaultSkippedLLVMPasses =
     "slsr,slp-vectorizer,called-value-propagation,loop-load-elim,bdce,"
     "instsimplify,loop-instsimplify,memcpyopt,function-attrs,"
