@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -54,13 +55,37 @@ static void initializeBackendPasses() {
   llvm::initializeCodeGen(registry);
 }
 
+/// The function a pass is about to run on, from the description the gate
+/// gets of its unit: `function (f)` from the backend's function and machine
+/// function passes, `f` from the IR pipeline's function passes. Empty for
+/// the other units: loops (`loop` in the backend, `loop %l in function f`
+/// in the IR pipeline), call-graph SCCs (`(f)`) and modules (`[module]`,
+/// `module (m)`).
+static StringRef getFunctionName(StringRef description) {
+  if (description.consume_front("function (") && description.consume_back(")"))
+    return description;
+  if (description == "loop" || description.starts_with("loop %") ||
+      description.starts_with("(") || description.starts_with("[") ||
+      description.starts_with("module ("))
+    return {};
+  return description;
+}
+
 /// Skips the backend's (legacy pass manager's) passes named in `arguments`.
 /// The gate is LLVM's opt-bisect hook: every legacy pass asks it before
 /// running on a function, with its argument (`slsr`, as llc's
 /// `-opt-disable=slsr` names it). It defers to LLVM's own gate
 /// (`-opt-bisect-limit`, `-opt-disable`) for every other pass, so those
 /// options keep working. Built before the modules compile in parallel (one
-/// per module: a kernel may skip passes of its own), read-only after.
+/// per module: a kernel may skip passes of its own); only the module's
+/// thread uses it then.
+///
+/// `pass#n` skips the n-th run of a function pass on each function,
+/// counting the IR pipeline's runs and then the backend's: the IR
+/// pipeline's passes ask this gate too (StandardInstrumentations), so
+/// `gvn#1` is O3's GVN and `gvn#2`, `gvn#3` are the two the NVPTX backend
+/// adds. (PTXSerializer skips the IR pipeline's runs by the same count, per
+/// loop for its loop passes.)
 class SkipBackendPasses : public llvm::OptPassGate {
 public:
   /// Loop passes ask with their name ("Loop Strength Reduction"), others
@@ -70,6 +95,7 @@ public:
     llvm::PassRegistry &registry = *llvm::PassRegistry::getPassRegistry();
     for (const auto &argument : arguments) {
       skipped.insert(argument.getKey());
+      numbered |= argument.getKey().contains('#');
       if (const llvm::PassInfo *info = registry.getPassInfo(argument.getKey()))
         skipped.insert(info->getPassName());
     }
@@ -79,12 +105,23 @@ public:
                      StringRef description) const override {
     if (skipped.contains(passName))
       return false;
+    StringRef function = getFunctionName(description);
+    if (numbered && !function.empty()) {
+      std::string key = (passName + "#").str();
+      unsigned run = ++runs[key + function.str()];
+      if (skipped.contains(key + std::to_string(run)))
+        return false;
+    }
     const llvm::OptPassGate &global = llvm::getGlobalPassGate();
     return !global.isEnabled() || global.shouldRunPass(passName, description);
   }
 
 private:
   llvm::StringSet<> skipped;
+  /// Whether any entry names a run (`pass#n`).
+  bool numbered = false;
+  /// The runs so far of each pass on each function (`pass#function`).
+  mutable llvm::StringMap<unsigned> runs;
 };
 
 /// Whether LLVM knows a pass by `name`: an IR pass of the new pass manager
@@ -98,16 +135,11 @@ static bool isLLVMPassName(StringRef name) {
   return llvm::PassRegistry::getPassRegistry()->getPassInfo(name) != nullptr;
 }
 
-/// Whether `name` is `pass#n`: the n-th run (from 1) of an IR pass of the
-/// new pass manager.
+/// Whether `name` is `pass#n`: the n-th run (from 1) of an LLVM pass.
 static bool isLLVMPassRun(StringRef name) {
   auto [pass, run] = name.split('#');
   unsigned number;
-  if (run.getAsInteger(10, number) || number == 0)
-    return false;
-  llvm::PassBuilder builder;
-  llvm::ModulePassManager passes;
-  return !builder.parsePassPipeline(passes, pass);
+  return !run.getAsInteger(10, number) && number != 0 && isLLVMPassName(pass);
 }
 
 /// The objects of one module, one per target.
@@ -263,9 +295,9 @@ static LogicalResult addSkippedPasses(StringRef list, StringRef what,
     if (name.contains('#') && !isLLVMPassRun(name))
       return mlir::emitError(loc)
              << what << ": '" << name
-             << "' is not a run of an LLVM IR pass (`pass#n`: the n-th run, "
-                "from 1, of a pass as opt's -passes names it, e.g. "
-                "instcombine#2)";
+             << "' is not a run of an LLVM pass (`pass#n`: the n-th run, "
+                "from 1, of a pass as opt's -passes or llc's -opt-disable "
+                "names it, e.g. instcombine#2, gvn#3)";
     if (!name.contains('#') && !isLLVMPassName(name))
       return mlir::emitError(loc)
              << what << ": '" << name

@@ -33,9 +33,28 @@
 // RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=default,loop-unroll-full#2,loop-unroll#2 ptx-output=%t.second.ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=UNROLLED < %t.second.summed.ptx
 // RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=instcombine#0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUN0
-// RUN0: error: skip-llvm-passes: 'instcombine#0' is not a run of an LLVM IR pass
+// RUN0: error: skip-llvm-passes: 'instcombine#0' is not a run of an LLVM pass
 // RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=instcombine#x' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNX
-// RUNX: error: skip-llvm-passes: 'instcombine#x' is not a run of an LLVM IR pass
+// RUNX: error: skip-llvm-passes: 'instcombine#x' is not a run of an LLVM pass
+// RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=gvm#2' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUN-UNKNOWN
+// RUN-UNKNOWN: error: skip-llvm-passes: 'gvm#2' is not a run of an LLVM pass
+//
+// Runs of a function pass count on through the backend's: O3's GVN is
+// gvn#1, the NVPTX backend's two are gvn#2 and gvn#3. LLVM's opt-bisect
+// log lists the runs the gate lets through (`on f` from the IR pipeline,
+// `on function (f)` from the backend).
+// RUN: tile-opt %s --tile-to-ptx='ptx-output=%t.ptx' -o /dev/null --mlir-disable-threading -opt-bisect-limit=1000000 2>&1 | FileCheck %s --check-prefix=GVN-ALL
+// GVN-ALL: running pass ({{[0-9]+}}) gvn on summed
+// GVN-ALL-COUNT-2: running pass ({{[0-9]+}}) gvn on function (summed)
+// GVN-ALL-NOT: gvn on {{.*}}summed
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=default,gvn#2 ptx-output=%t.ptx' -o /dev/null --mlir-disable-threading -opt-bisect-limit=1000000 2>&1 | FileCheck %s --check-prefix=GVN-2
+// GVN-2: running pass ({{[0-9]+}}) gvn on summed
+// GVN-2-COUNT-1: running pass ({{[0-9]+}}) gvn on function (summed)
+// GVN-2-NOT: gvn on {{.*}}summed
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=default,gvn#1,gvn#3 ptx-output=%t.ptx' -o /dev/null --mlir-disable-threading -opt-bisect-limit=1000000 2>&1 | FileCheck %s --check-prefix=GVN-1-3
+// GVN-1-3-NOT: gvn on summed
+// GVN-1-3: running pass ({{[0-9]+}}) gvn on function (summed)
+// GVN-1-3-NOT: gvn on {{.*}}summed
 //
 // A name LLVM does not know is an error, not silently ignored.
 // RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=slsr,slp-vectoriser' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN

@@ -69,3 +69,27 @@ gpu.module @m3 {
     gpu.return
   }
 }
+
+// f32 math.log2 with fastmath<afn> becomes lg2.approx.ftz.f32 (one
+// MUFU.LG2; inputs below 2^-126 give -inf), so that attention's log-sum-exp
+// needs no libdevice; without afn, or on f16, it stays for libdevice.
+// CHECK-LABEL: gpu.func @log2
+// CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%{{.*}}) : (f32) -> f32
+// CHECK: math.log2 %{{.*}} : f32
+// CHECK: math.log2 %{{.*}} fastmath<afn> : f16
+// NVVM-LABEL: llvm.func @log2
+// NVVM: llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
+// NVVM: llvm.call @__nv_log2f
+gpu.module @m4 {
+  gpu.func @log2(%a: f32, %h: f16, %out: memref<8xf32>, %hout: memref<8xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %l = math.log2 %a fastmath<afn> : f32
+    %p = math.log2 %a : f32
+    %g = math.log2 %h fastmath<afn> : f16
+    memref.store %l, %out[%c0] : memref<8xf32>
+    memref.store %p, %out[%c1] : memref<8xf32>
+    memref.store %g, %hout[%c0] : memref<8xf16>
+    gpu.return
+  }
+}
