@@ -13,12 +13,13 @@ Usage: scripts/compile-times.py [--runs N] [--limit MS] [--tile-opt PATH]
 import argparse
 import glob
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from kernel_text import kernel_names, only_kernel
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 parser = argparse.ArgumentParser()
@@ -28,37 +29,6 @@ parser.add_argument("--tile-opt", default=os.path.join(root, "build/bin/tile-opt
 parser.add_argument("--per-kernel", action="store_true",
                     help="time each kernel of a file alone")
 args = parser.parse_args()
-
-KERNEL = re.compile(r"(\s*)tile\.kernel @(\w+)\(")
-
-
-def kernel_names(text):
-    return [m.group(2) for m in map(KERNEL.match, text.splitlines()) if m]
-
-
-def only_kernel(text, name):
-    """`text` without its other tile.kernel ops (each from its first line
-    to the closing brace at its own indentation); the reference functions
-    stay."""
-    out, skipping, indent = [], False, ""
-    for line in text.splitlines():
-        match = KERNEL.match(line)
-        if match:
-            skipping, indent = match.group(2) != name, match.group(1)
-            if skipping:
-                continue
-        if skipping:
-            if line == indent + "}":
-                skipping = False
-            continue
-        out.append(line)
-    # A kernel whose reference is another kernel (conv2d_tvm's is
-    # conv2d_naive) keeps no reference: the compile does not need it.
-    others = "|".join(n for n in kernel_names(text) if n != name)
-    result = "\n".join(out) + "\n"
-    if others:
-        result = re.sub(rf"reference = @(?:{others})\b,? ?", "", result)
-    return result
 
 
 def median_ms(path):

@@ -96,7 +96,7 @@
 tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                      %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
     grid [?, ?, ?] threads [512] attributes {reference = @attention_f16_reference,
-        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist"} {
+        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,licm#1,loop-unroll-full,loop-unroll"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -267,7 +267,7 @@ tile.kernel @attention_f16_d64(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16
 tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>,
                       %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>)
     grid [?, ?, ?] threads [384] attributes {reference = @attention_f16_reference,
-        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist"} {
+        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,licm#1,loop-unroll-full,loop-unroll"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -435,7 +435,7 @@ tile.kernel @attention_f16_d128(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128x
 tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
                       %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
     grid [?, ?, ?] threads [512] attributes {reference = @attention_bf16_reference,
-        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist"} {
+        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,licm#1,loop-unroll-full,loop-unroll"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -603,7 +603,7 @@ tile.kernel @attention_bf16_d64(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xb
 tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>,
                        %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>)
     grid [?, ?, ?] threads [384] attributes {reference = @attention_bf16_reference,
-        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist"} {
+        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,licm#1,loop-unroll-full,loop-unroll"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -771,7 +771,7 @@ tile.kernel @attention_bf16_d128(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x12
 tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?x64xf16>, %V: memref<?x?x?x64xf16>,
                             %O: memref<?x?x?x64xf16>, %LSE: memref<?x?x?xf32>)
     grid [?, ?, ?] threads [384] attributes {reference = @attention_f16_causal_reference,
-        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist"} {
+        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,licm#1,loop-unroll-full,loop-unroll"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -949,7 +949,7 @@ tile.kernel @attention_f16_d64_causal(%Q: memref<?x?x?x64xf16>, %K: memref<?x?x?
 tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?x?x128xf16>, %V: memref<?x?x?x128xf16>,
                              %O: memref<?x?x?x128xf16>, %LSE: memref<?x?x?xf32>)
     grid [?, ?, ?] threads [384] attributes {reference = @attention_f16_causal_reference,
-        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist"} {
+        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,licm#1,loop-unroll-full,loop-unroll"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -1127,7 +1127,7 @@ tile.kernel @attention_f16_d128_causal(%Q: memref<?x?x?x128xf16>, %K: memref<?x?
 tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?x?x64xbf16>, %V: memref<?x?x?x64xbf16>,
                              %O: memref<?x?x?x64xbf16>, %LSE: memref<?x?x?xf32>)
     grid [?, ?, ?] threads [384] attributes {reference = @attention_bf16_causal_reference,
-        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist"} {
+        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,licm#1,loop-unroll-full,loop-unroll"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -1305,7 +1305,7 @@ tile.kernel @attention_bf16_d64_causal(%Q: memref<?x?x?x64xbf16>, %K: memref<?x?
 tile.kernel @attention_bf16_d128_causal(%Q: memref<?x?x?x128xbf16>, %K: memref<?x?x?x128xbf16>, %V: memref<?x?x?x128xbf16>,
                               %O: memref<?x?x?x128xbf16>, %LSE: memref<?x?x?xf32>)
     grid [?, ?, ?] threads [384] attributes {reference = @attention_bf16_causal_reference,
-        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist"} {
+        skip_llvm_passes = "gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,dse,adce,consthoist,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,licm#1,loop-unroll-full,loop-unroll"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index

@@ -7,9 +7,13 @@ import sys
 
 # LLVM passes (and runs: `gvn#2` and `gvn#3` are the NVPTX backend's two
 # GVNs after O3's) that leave the PTX of all eight warp-specialized kernels
-# byte-identical: 6-8% of each kernel's compile (docs/Pipeline.md).
+# byte-identical: what scripts/skippable-passes.py finds for every one of
+# them, 10-12% of each kernel's compile (docs/Pipeline.md, "Per-kernel skip
+# lists").
 WS_SKIPPED_LLVM_PASSES = ("gvn#2,gvn#3,ipsccp,sccp,constraint-elimination,"
-                          "dse,adce,consthoist")
+                          "dse,adce,consthoist,early-cse#1,early-cse#4,"
+                          "indvars#2,correlated-propagation#1,licm#1,"
+                          "loop-unroll-full,loop-unroll")
 
 
 def kernel(name, T, D, causal, BM=64, BN=64, threads=128, stages=2, qreg=False, rolled=False, lowering=None, ws=False, overlap=False, pingpong=False, cregs=240):

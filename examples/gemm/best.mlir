@@ -43,7 +43,7 @@
 tile.kernel @gemm_best(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
                        %C: memref<1024x512xf32>)
     grid [8, 16] threads [8, 8, 4] attributes {reference = @gemm_reference,
-        skip_llvm_passes = "gvn#2,instcombine#2,instcombine#3,early-cse#4,indvars#2,correlated-propagation#1,correlated-propagation#2,sccp,dse,licm#1,licm#2,loop-unroll-full,loop-unroll,constraint-elimination,reassociate"} {
+        skip_llvm_passes = "gvn#2,instcombine#2,instcombine#3,early-cse#4,indvars#2,correlated-propagation#1,correlated-propagation#2,sccp,dse,licm#1,licm#2,loop-unroll-full,loop-unroll,constraint-elimination,reassociate,early-cse#2,simplifycfg,adce,consthoist"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index

@@ -30,7 +30,7 @@
 tile.kernel @gemm_tf32(%A: memref<1024x2048xf32>, %B: memref<2048x512xf32>,
                        %C: memref<1024x512xf32>)
     grid [8, 16] threads [128] attributes {reference = @gemm_tf32_reference,
-        skip_llvm_passes = "gvn#2,instcombine#2,early-cse#3,early-cse#4,indvars#2,correlated-propagation#1,correlated-propagation#2,sccp,dse,licm#1,simplifycfg,loop-unroll,constraint-elimination"} {
+        skip_llvm_passes = "gvn#2,instcombine#2,early-cse#3,early-cse#4,indvars#2,correlated-propagation#1,correlated-propagation#2,sccp,dse,licm#1,simplifycfg,loop-unroll,constraint-elimination,adce,consthoist"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index

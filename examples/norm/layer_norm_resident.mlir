@@ -397,7 +397,7 @@ tile.kernel @layer_norm_resident_32k(%X: memref<?x?xf32> {tile.multiple_of = 4},
     %B: memref<?xf32> {tile.multiple_of = 4},
     %Y: memref<?x?xf32> {tile.multiple_of = 4})
     grid [?] threads [512] attributes {reference = @layer_norm_reference, min_blocks_per_sm = 2,
-        skip_llvm_passes = "gvn#2,gvn#3,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,sccp,dse,licm#1,loop-unroll-full"} {
+        skip_llvm_passes = "gvn#2,gvn#3,early-cse#1,early-cse#4,indvars#2,correlated-propagation#1,sccp,dse,licm#1,loop-unroll-full,adce,consthoist"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cchunk = arith.constant 32768 : index
