@@ -557,4 +557,22 @@ TEST_F(FragmentLayoutTest, WholeTableEvaluationMatchesPerElement) {
   }
   expectBijection(layout);
 }
+
+// A register's coordinate map is the layout's with the register fixed, a
+// function of the thread alone, and the memo gives the same (uniqued) map
+// each time it is asked.
+TEST_F(FragmentLayoutTest, RegisterCoordinateMaps) {
+  LayoutAttr layout = getMmaAccumulatorLayout(&context, {64, 32}, 2, 2);
+  ASSERT_TRUE(layout);
+  for (int64_t reg : {0, 3, 5, 15})
+    for (unsigned dim = 0; dim < 2; ++dim) {
+      AffineMap map = getRegisterCoordinateMap(layout, reg, dim);
+      ASSERT_EQ(map.getNumDims(), 1u);
+      EXPECT_EQ(map, getRegisterCoordinateMap(layout, reg, dim));
+      for (int64_t thread : {0, 5, 31, 32, 64, 127}) {
+        SmallVector<int64_t> at = map.compose(ArrayRef<int64_t>{thread});
+        EXPECT_EQ(at.front(), layout.getCoordinates(thread, reg)[dim]);
+      }
+    }
+}
 } // namespace

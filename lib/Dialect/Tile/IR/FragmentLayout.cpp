@@ -548,6 +548,22 @@ int64_t LayoutQueryCache::getContiguousRun(LayoutAttr layout,
   });
 }
 
+AffineMap LayoutQueryCache::getRegisterCoordinateMap(LayoutAttr layout,
+                                                     int64_t reg,
+                                                     unsigned dim) {
+  return lookupOrCompute(registerCoordinateMaps, {layout, reg, dim}, [&] {
+    MLIRContext *context = layout.getContext();
+    AffineExpr expr = layout.getMap().getResult(dim).replace(
+        getAffineDimExpr(1, context), getAffineConstantExpr(reg, context));
+    return AffineMap::get(1, 0, simplifyAffineExpr(expr, 2, 0), context);
+  });
+}
+
+AffineMap tile::getRegisterCoordinateMap(LayoutAttr layout, int64_t reg,
+                                         unsigned dim) {
+  return getLayoutQueryCache(layout).getRegisterCoordinateMap(layout, reg, dim);
+}
+
 /// The row-major linear index of the element each (thread, register)
 /// holds, thread-major, from the context's memo.
 static std::shared_ptr<const std::vector<int64_t>>

@@ -82,10 +82,7 @@ AffineMap FragmentRegisters::getCoordinateMap(int64_t reg, unsigned dim) const {
   // The register is a constant: each coordinate is an affine function of
   // the thread alone, which the index analyses (alignment, contiguity,
   // bounds) read directly.
-  MLIRContext *context = layout.getContext();
-  AffineExpr expr = layout.getMap().getResult(dim).replace(
-      getAffineDimExpr(1, context), getAffineConstantExpr(reg, context));
-  return AffineMap::get(1, 0, simplifyAffineExpr(expr, 2, 0), context);
+  return getRegisterCoordinateMap(layout, reg, dim);
 }
 
 SmallVector<Value> FragmentRegisters::coordinates(OpBuilder &builder,

@@ -46,6 +46,10 @@ public:
   /// getContiguousRun(layout, maxRun), computed once per pair.
   int64_t getContiguousRun(LayoutAttr layout, int64_t maxRun);
 
+  /// getRegisterCoordinateMap(layout, reg, dim), computed once per triple.
+  AffineMap getRegisterCoordinateMap(LayoutAttr layout, int64_t reg,
+                                     unsigned dim);
+
 private:
   /// The memoized value of `key` in `memo`, from `compute` the first time.
   template <typename Map, typename Compute>
@@ -60,7 +64,17 @@ private:
            std::optional<SmallVector<int64_t>>>
       registerMappings;
   DenseMap<std::pair<Attribute, int64_t>, int64_t> contiguousRuns;
+  DenseMap<std::tuple<Attribute, int64_t, unsigned>, AffineMap>
+      registerCoordinateMaps;
 };
+
+/// Coordinate `dim` of register `reg` of `layout` as a map of the thread
+/// index alone (the layout's map with the register substituted,
+/// simplified), from the context's memo: a kernel's lowering asks for the
+/// same few hundred, each many times (every op on a fragment unrolls over
+/// its registers).
+AffineMap getRegisterCoordinateMap(LayoutAttr layout, int64_t reg,
+                                   unsigned dim);
 
 /// Rows and columns of one `mma.sync` accumulator tile (m16n8).
 constexpr int64_t kMmaTileRows = 16;
