@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Compile time of every example: `tile-opt FILE --tile-to-ptx`, the whole
-process, median of N runs (default 9). Prints one line per example and the
-largest median; exits 1 when any median reaches the limit (default 100 ms).
+"""Compile time of every example kernel: `tile-opt FILE --tile-to-ptx`,
+the whole process, median of N runs (default 9), each kernel of a file of
+several alone (the file with its other kernels left out), as tile-run and
+the C++ API compile only the kernel they run. Prints one line per kernel
+and the largest median; exits 1 when any median reaches the limit (default
+100 ms).
 
-With --per-kernel, each kernel of a file of several is timed alone (the
-file with the other kernels left out, as tile-run compiles only the kernel
-it runs): one line per kernel.
+With --per-file, each file is compiled whole instead (tile-opt compiles
+its kernels in parallel, as many at once as there are cores): one line per
+file.
 
 Usage: scripts/compile-times.py [--runs N] [--limit MS] [--tile-opt PATH]
-                                [--per-kernel]
+                                [--per-file]
 """
 import argparse
 import glob
@@ -26,8 +29,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--runs", type=int, default=9)
 parser.add_argument("--limit", type=float, default=100.0)
 parser.add_argument("--tile-opt", default=os.path.join(root, "build/bin/tile-opt"))
-parser.add_argument("--per-kernel", action="store_true",
-                    help="time each kernel of a file alone")
+parser.add_argument("--per-file", action="store_true",
+                    help="time each file whole, not each kernel alone")
 args = parser.parse_args()
 
 
@@ -51,7 +54,7 @@ for path in sorted(glob.glob(os.path.join(root, "examples/*/*.mlir"))):
     if not names:
         continue  # a shared reference.mlir: nothing to compile to PTX
     shown = os.path.relpath(path, root)
-    if not args.per_kernel or len(names) == 1:
+    if args.per_file or len(names) == 1:
         median = median_ms(path)
         worst = max(worst, median)
         print(f"{shown:36} {len(names)} kernel(s) {median:6.1f} ms")
