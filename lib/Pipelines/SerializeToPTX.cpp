@@ -55,22 +55,6 @@ static void initializeBackendPasses() {
   llvm::initializeCodeGen(registry);
 }
 
-/// The function a pass is about to run on, from the description the gate
-/// gets of its unit: `function (f)` from the backend's function and machine
-/// function passes, `f` from the IR pipeline's function passes. Empty for
-/// the other units: loops (`loop` in the backend, `loop %l in function f`
-/// in the IR pipeline), call-graph SCCs (`(f)`) and modules (`[module]`,
-/// `module (m)`).
-static StringRef getFunctionName(StringRef description) {
-  if (description.consume_front("function (") && description.consume_back(")"))
-    return description;
-  if (description == "loop" || description.starts_with("loop %") ||
-      description.starts_with("(") || description.starts_with("[") ||
-      description.starts_with("module ("))
-    return {};
-  return description;
-}
-
 /// Skips the backend's (legacy pass manager's) passes named in `arguments`.
 /// The gate is LLVM's opt-bisect hook: every legacy pass asks it before
 /// running on a function, with its argument (`slsr`, as llc's
@@ -100,6 +84,15 @@ public:
         skipped.insert(info->getPassName());
     }
   }
+  /// Records the functions of the module this gate serves, before its
+  /// passes run (the IR pipeline's function passes describe their unit by
+  /// the function's name alone).
+  void setModule(const llvm::Module &module) {
+    functions.clear();
+    for (const llvm::Function &function : module)
+      functions.insert(function.getName());
+  }
+
   bool isEnabled() const override { return true; }
   bool shouldRunPass(StringRef passName,
                      StringRef description) const override {
@@ -117,7 +110,22 @@ public:
   }
 
 private:
+  /// The function a pass is about to run on, from the description the gate
+  /// gets of its unit: `function (f)` from the backend's function and
+  /// machine function passes, `f` from the IR pipeline's function passes.
+  /// Empty for the other units: loops (`loop` in the backend, `loop %l in
+  /// function f` in the IR pipeline), call-graph SCCs (`(f)`) and modules
+  /// (`[module]`, `module (m)`), none of which is a function's name.
+  StringRef getFunctionName(StringRef description) const {
+    if (description.consume_front("function (") &&
+        description.consume_back(")"))
+      return description;
+    return functions.contains(description) ? description : StringRef();
+  }
+
   llvm::StringSet<> skipped;
+  /// The functions of the module (setModule).
+  llvm::StringSet<> functions;
   /// Whether any entry names a run (`pass#n`).
   bool numbered = false;
   /// The runs so far of each pass on each function (`pass#function`).
@@ -156,6 +164,7 @@ serializeModule(gpu::GPUModuleOp module, StringRef toolkitPath,
   // Each module is translated into an LLVMContext of its own; the gate is
   // set on it before the LLVM pipelines run.
   auto setGate = [&](llvm::Module &llvmModule) {
+    gate.setModule(llvmModule);
     llvmModule.getContext().setOptPassGate(gate);
   };
   gpu::TargetOptions options(

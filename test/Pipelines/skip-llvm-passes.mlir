@@ -55,6 +55,16 @@
 // GVN-1-3-NOT: gvn on summed
 // GVN-1-3: running pass ({{[0-9]+}}) gvn on function (summed)
 // GVN-1-3-NOT: gvn on {{.*}}summed
+// The count is per function, even for a kernel named `loop` (what LLVM's
+// loop passes call their unit): its gvn#2 is the backend's first GVN, the
+// one after speculative-execution, not the one after
+// partially-inline-libcalls.
+// RUN: tile-opt %s --tile-to-ptx='skip-llvm-passes=default,gvn#2 ptx-output=%t.ptx' -o /dev/null --mlir-disable-threading -opt-bisect-limit=1000000 2>&1 | FileCheck %s --check-prefix=GVN-LOOP
+// GVN-LOOP: running pass ({{[0-9]+}}) gvn on loop
+// GVN-LOOP: speculative-execution on function (loop)
+// GVN-LOOP-NEXT: early-cse on function (loop)
+// GVN-LOOP: partially-inline-libcalls on function (loop)
+// GVN-LOOP-NEXT: gvn on function (loop)
 //
 // A name LLVM does not know is an error, not silently ignored.
 // RUN: not tile-opt %s --tile-to-ptx='skip-llvm-passes=slsr,slp-vectoriser' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
@@ -116,4 +126,11 @@ tile.kernel @summed(%x: memref<?xf32>, %y: memref<?xf32>) grid [1] threads [32] 
     scf.yield %n : f32
   }
   memref.store %sum, %y[%t] : memref<?xf32>
+}
+
+tile.kernel @loop(%x: memref<?xf32>) grid [1] threads [32] {
+  %t = tile.thread_id x
+  %v = memref.load %x[%t] : memref<?xf32>
+  %w = arith.addf %v, %v : f32
+  memref.store %w, %x[%t] : memref<?xf32>
 }
