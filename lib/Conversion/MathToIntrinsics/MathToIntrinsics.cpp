@@ -79,7 +79,7 @@ struct Exp2ToApproxFtz : OpRewritePattern<math::Exp2Op> {
 /// libdevice's log2f, which loads and links libdevice into the kernel's
 /// module (3 ms of an attention kernel's compile, for the one log2 of its
 /// log-sum-exp). Error measured on the H200 over every positive normal
-/// float (scripts/lg2-error.cu, docs/Attention.md); inputs below 2^-126
+/// float (scripts/approx-error.cu, docs/Attention.md); inputs below 2^-126
 /// are flushed to zero, so their log2 is -inf.
 struct Log2ToApproxFtz : OpRewritePattern<math::Log2Op> {
   using OpRewritePattern::OpRewritePattern;
